@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { loadConfig } from './platform/config';
+import { createTestApp, openTestDatabase, type TestApp } from './testing/test-app';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+describe('GET /healthz', () => {
+  it('answers 200 {"status":"ok"} when the database answers', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+});
+
+describe('the dev outbox in development', () => {
+  it('lists the emails that were sent as JSON at /dev/outbox.json', async () => {
+    const { email } = await t.signUp('Olivia Owner');
+    const response = await t.app.inject({ method: 'GET', url: '/dev/outbox.json' });
+    expect(response.statusCode).toBe(200);
+    const { messages } = response.json() as { messages: { to: string; subject: string; text: string; channel: string }[] };
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        channel: 'email',
+        to: email,
+        subject: 'Verify your email for Admit',
+        text: expect.stringMatching(/https?:\/\//),
+      }),
+    );
+  });
+
+  it('shows them as a page at /dev/outbox, with their links clickable and their text escaped', async () => {
+    const { email } = await t.signUp('<script>alert(1)</script>');
+    const response = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain(`to ${email}`);
+    expect(response.body).toContain('Verify your email for Admit');
+    expect(response.body).toMatch(/<a href="https?:\/\/[^"]+\/api\/auth\/verify-email/);
+    expect(response.body).not.toContain('<script>alert(1)</script>');
+    expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+});
+
+describe('an app built with a production configuration', () => {
+  let production: Awaited<ReturnType<typeof buildApp>>;
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'silent',
+      AUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
+      PUBLIC_URL: 'https://tickets.example.org',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    });
+    production = await buildApp({
+      config,
+      database,
+      publicUrl: config.PUBLIC_URL!,
+      authSecret: config.AUTH_SECRET!,
+      logger: false,
+    });
+    await production.ready();
+  });
+  let databaseClosed = false;
+  afterAll(async () => {
+    await production?.close();
+    if (!databaseClosed) await database?.close();
+  });
+
+  it.each(['/dev/outbox.json', '/dev/outbox'])('has no %s (404)', async (url) => {
+    const response = await production.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toContain('Verify your email');
+  });
+
+  it('answers /healthz with 200 {"status":"ok"}', async () => {
+    const response = await production.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('sends Strict-Transport-Security', async () => {
+    const response = await production.inject({ method: 'GET', url: '/healthz' });
+    expect(response.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  });
+
+  // Last in this group: it closes the database under the running app.
+  it('answers /healthz with 503 once the database is gone', async () => {
+    await database.close();
+    databaseClosed = true;
+    const response = await production.inject({ method: 'GET', url: '/healthz' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: 'unavailable' });
+  });
+});

@@ -1,0 +1,225 @@
+import { once } from 'node:events';
+import type { LiveServerMessage } from '@admit/shared/live';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { callables, liveQueries } from './app';
+import { addMember, addTicketTypeAs, createEventAs, createOrgAs, createPublishedEvent } from './testing/fixtures';
+import { createTestApp, type TestApp } from './testing/test-app';
+
+// Who may do what (DESIGN §1), as one table: every callable and live query registered in app.ts
+// has a row, and each row says what each kind of caller gets. The test fails for a callable or
+// live query without a row, so a new one cannot be added without deciding who may use it.
+
+const actors = ['signedOut', 'buyer', 'staff', 'admin', 'owner', 'otherOwner'] as const;
+type Actor = (typeof actors)[number];
+type Outcome = 'ok' | 'unauthenticated' | 'permission-denied' | 'not-found' | 'failed-precondition';
+
+/** A fresh organization (owner, admin, staff) with a draft and a published event and an invitation for the buyer. */
+interface World {
+  organizationId: string;
+  draftEventId: string;
+  publishedEventId: string;
+  publishedSlug: string;
+  ticketTypeId: string;
+  invitationId: string;
+}
+
+interface Row {
+  input(world: World): unknown;
+  expect: Record<Actor, Outcome>;
+  /** Why the row is as it is, where it is not obvious. */
+  note?: string;
+}
+
+const anyoneSignedIn: Record<Actor, Outcome> = {
+  signedOut: 'unauthenticated',
+  buyer: 'ok',
+  staff: 'ok',
+  admin: 'ok',
+  owner: 'ok',
+  otherOwner: 'ok',
+};
+const everyone: Record<Actor, Outcome> = { ...anyoneSignedIn, signedOut: 'ok' };
+/** Outsiders get `not-found`: an organization's ids reveal nothing to them. */
+const staffUp: Record<Actor, Outcome> = {
+  signedOut: 'unauthenticated',
+  buyer: 'not-found',
+  staff: 'ok',
+  admin: 'ok',
+  owner: 'ok',
+  otherOwner: 'not-found',
+};
+const adminUp: Record<Actor, Outcome> = { ...staffUp, staff: 'permission-denied' };
+const ownerOnly: Record<Actor, Outcome> = { ...adminUp, admin: 'permission-denied' };
+const inviteeOnly: Record<Actor, Outcome> = {
+  signedOut: 'unauthenticated',
+  buyer: 'ok',
+  staff: 'not-found',
+  admin: 'not-found',
+  owner: 'not-found',
+  otherOwner: 'not-found',
+};
+
+const callableMatrix: Record<string, Row> = {
+  'orgs.create': { input: () => ({ name: 'Side Project' }), expect: anyoneSignedIn },
+  'orgs.invite': {
+    input: (w) => ({ organizationId: w.organizationId, email: 'new.person@example.test', role: 'staff' }),
+    expect: adminUp,
+  },
+  'orgs.acceptInvitation': {
+    input: (w) => ({ invitationId: w.invitationId }),
+    expect: inviteeOnly,
+    note: 'the invitation is addressed to the buyer',
+  },
+  'orgs.declineInvitation': { input: (w) => ({ invitationId: w.invitationId }), expect: inviteeOnly },
+  'orgs.revokeInvitation': { input: (w) => ({ invitationId: w.invitationId }), expect: adminUp },
+  'orgs.changeRole': {
+    input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id, role: 'admin' }),
+    expect: ownerOnly,
+  },
+  'orgs.removeMember': {
+    input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id }),
+    expect: staffUp,
+    note: 'the target is the staff member: the owner and admins may remove staff, and staff may leave',
+  },
+  'orgs.setRequireTwoFactor': {
+    input: (w) => ({ organizationId: w.organizationId, required: false }),
+    expect: ownerOnly,
+    note: 'turning it on also needs the owner to have a second factor (require-two-factor.test.ts)',
+  },
+  'orgs.transferOwnership': {
+    input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id }),
+    expect: ownerOnly,
+  },
+  'events.create': {
+    input: (w) => ({
+      organizationId: w.organizationId,
+      title: 'Matrix night',
+      venue: 'Club Blau',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-01-10T19:00',
+      endsAtLocal: '2030-01-10T23:00',
+      capacity: 100,
+    }),
+    expect: adminUp,
+  },
+  'events.addTicketType': { input: (w) => ({ eventId: w.draftEventId, name: 'Balcony', capacity: 10 }), expect: adminUp },
+  'events.publish': { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp },
+  'orders.create': {
+    input: (w) => ({ eventId: w.publishedEventId, lines: [{ ticketTypeId: w.ticketTypeId, quantity: 1 }] }),
+    expect: anyoneSignedIn,
+  },
+};
+
+const liveQueryMatrix: Record<string, Row> = {
+  'orgs.mine': { input: () => ({}), expect: anyoneSignedIn },
+  'orgs.members': { input: (w) => ({ organizationId: w.organizationId }), expect: staffUp },
+  'orgs.invitations': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
+  'orgs.myInvitations': { input: () => ({}), expect: anyoneSignedIn },
+  'events.public': { input: (w) => ({ slug: w.publishedSlug }), expect: everyone },
+  'events.published': { input: () => ({}), expect: everyone },
+  'events.availability': { input: (w) => ({ eventId: w.publishedEventId }), expect: everyone },
+  'events.forOrg': { input: (w) => ({ organizationId: w.organizationId }), expect: staffUp },
+  'events.managed': { input: (w) => ({ eventId: w.draftEventId }), expect: staffUp },
+  'orders.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
+  'tickets.mine': { input: () => ({}), expect: anyoneSignedIn },
+};
+
+type Person = Awaited<ReturnType<TestApp['signUp']>>;
+let t: TestApp;
+let baseUrl: string;
+const people = {} as Record<Exclude<Actor, 'signedOut'>, Person>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const [buyer, staff, admin, owner, otherOwner] = await Promise.all([
+    t.signUp('Bea Buyer'),
+    t.signUp('Sam Staff'),
+    t.signUp('Adam Admin'),
+    t.signUp('Olga Owner'),
+    t.signUp('Otto Other'),
+  ]);
+  Object.assign(people, { buyer, staff, admin, owner, otherOwner });
+  await createOrgAs(t, otherOwner.cookie, 'Elsewhere');
+});
+afterAll(() => t?.close());
+
+async function newWorld(): Promise<World> {
+  const owner = people.owner.cookie;
+  const { organizationId } = await createOrgAs(t, owner, 'Matrix Hall');
+  await addMember(t, organizationId, people.admin.user.id, 'admin');
+  await addMember(t, organizationId, people.staff.user.id, 'staff');
+  const published = await createPublishedEvent(t, owner, { organizationId });
+  const draft = await createEventAs(t, owner, organizationId);
+  await addTicketTypeAs(t, owner, draft.eventId, { capacity: 10 });
+  const invited = await t.call<{ invitationId: string }>(
+    'orgs.invite',
+    { organizationId, email: people.buyer.email, role: 'staff' },
+    owner,
+  );
+  if (invited.status !== 200) throw new Error(`set-up invitation failed: ${JSON.stringify(invited.body)}`);
+  return {
+    organizationId,
+    draftEventId: draft.eventId,
+    publishedEventId: published.eventId,
+    publishedSlug: published.slug,
+    ticketTypeId: published.ticketTypeIds[0]!,
+    invitationId: invited.body.result.invitationId,
+  };
+}
+
+const cookieOf = (actor: Actor) => (actor === 'signedOut' ? undefined : people[actor].cookie);
+
+/** Subscribes once and answers 'ok' for a snapshot or the error's code. */
+async function subscribeAs(actor: Actor, query: string, params: unknown): Promise<string> {
+  const cookie = cookieOf(actor);
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers: cookie ? { cookie } : {} });
+  try {
+    await once(socket, 'open');
+    const answer = new Promise<LiveServerMessage>((resolve) => {
+      socket.on('message', (data) => resolve(JSON.parse(String(data)) as LiveServerMessage));
+    });
+    socket.send(JSON.stringify({ type: 'subscribe', id: 's1', query, params }));
+    const message = await answer;
+    if (message.type === 'snapshot') return 'ok';
+    if (message.type === 'error') return message.error.status;
+    return `unexpected ${message.type}`;
+  } finally {
+    socket.close();
+  }
+}
+
+const cells = (matrix: Record<string, Row>) =>
+  Object.entries(matrix).flatMap(([name, row]) => actors.map((actor) => ({ name, actor, row, expected: row.expect[actor] })));
+
+describe('the authorization matrix', () => {
+  it('has a row for every callable and live query registered in app.ts, and none for anything else', () => {
+    expect(Object.keys(callableMatrix).sort()).toEqual(callables.map((callable) => callable.contract.name).sort());
+    expect(Object.keys(liveQueryMatrix).sort()).toEqual(liveQueries.map((query) => query.contract.name).sort());
+  });
+
+  it.each(cells(callableMatrix))(
+    'answers callable $name called by $actor with $expected',
+    async ({ name, actor, row, expected }) => {
+      // A fresh organization for every cell: a call that succeeds (a transfer, a removal) changes it.
+      const world = await newWorld();
+      const { status, body } = await t.call(name, row.input(world), cookieOf(actor));
+      expect(status === 200 ? 'ok' : body.error.status).toBe(expected);
+    },
+  );
+
+  describe('live queries', () => {
+    let world: World;
+    beforeAll(async () => {
+      world = await newWorld();
+    });
+
+    it.each(cells(liveQueryMatrix))(
+      'answers live query $name watched by $actor with $expected',
+      async ({ name, actor, row, expected }) => {
+        expect(await subscribeAs(actor, name, row.input(world))).toBe(expected);
+      },
+    );
+  });
+});

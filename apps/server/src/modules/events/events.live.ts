@@ -1,0 +1,117 @@
+import { managedEvent, orgEvents, publicEvent, publishedEvents, ticketAvailability } from '@admit/shared/events';
+import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
+import { organization } from '../../platform/auth/organization-schema';
+import { requireOrgRole } from '../../platform/auth/roles';
+import { CallableError } from '../../platform/http/callable-error';
+import { defineLiveQuery } from '../../platform/live/live-query';
+import { canSeeEvent, eventTopic, findEvent, orgEventsTopic, publishedEventsTopic, requireEventRole } from './event-access';
+import { event, ticketType } from './schema';
+
+const eventColumns = {
+  id: event.id,
+  organizationId: event.organizationId,
+  slug: event.slug,
+  title: event.title,
+  description: event.description,
+  venue: event.venue,
+  timeZone: event.timeZone,
+  startsAt: event.startsAt,
+  endsAt: event.endsAt,
+  currency: event.currency,
+  capacity: event.capacity,
+  status: event.status,
+};
+
+const withIsoTimes = <T extends { startsAt: Date; endsAt: Date }>(row: T) => ({
+  ...row,
+  startsAt: row.startsAt.toISOString(),
+  endsAt: row.endsAt.toISOString(),
+});
+
+const publicColumns = {
+  ...eventColumns,
+  organizationName: organization.name,
+  remaining: sql<number>`${event.capacity} - ${event.sold} - ${event.held}`,
+};
+
+export const publicEventLive = defineLiveQuery(publicEvent, {
+  auth: 'optional',
+  async load(params, ctx) {
+    const rows = await ctx.db
+      .select(publicColumns)
+      .from(event)
+      .innerJoin(organization, eq(organization.id, event.organizationId))
+      .where(eq(event.slug, params.slug));
+    const [found] = rows;
+    if (!found || !(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
+    return rows.map(withIsoTimes);
+  },
+  topics: (_params, rows) => rows.map((row) => eventTopic(row.id)),
+});
+
+export const publishedEventsLive = defineLiveQuery(publishedEvents, {
+  auth: 'optional',
+  load: (_params, ctx) =>
+    ctx.db
+      .select(publicColumns)
+      .from(event)
+      .innerJoin(organization, eq(organization.id, event.organizationId))
+      .where(and(eq(event.status, 'published'), gt(event.endsAt, sql`now()`)))
+      .orderBy(asc(event.startsAt))
+      .limit(100)
+      .then((rows) => rows.map(withIsoTimes)),
+  topics: (_params, rows) => [publishedEventsTopic, ...rows.map((row) => eventTopic(row.id))],
+});
+
+export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
+  auth: 'optional',
+  async load(params, ctx) {
+    const found = await findEvent(ctx.db, params.eventId);
+    if (!(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
+    const eventRemaining = found.capacity - found.sold - found.held;
+    const types = await ctx.db
+      .select()
+      .from(ticketType)
+      .where(and(eq(ticketType.eventId, params.eventId), eq(ticketType.hidden, false)))
+      .orderBy(asc(ticketType.position));
+    return types.map((type) => ({
+      id: type.id,
+      eventId: type.eventId,
+      name: type.name,
+      price: type.price,
+      capacity: type.capacity,
+      maxPerOrder: type.maxPerOrder,
+      remaining: Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining)),
+      position: type.position,
+    }));
+  },
+  topics: (params) => [eventTopic(params.eventId)],
+});
+
+const managedColumns = { ...eventColumns, sold: event.sold };
+
+export const orgEventsLive = defineLiveQuery(orgEvents, {
+  auth: 'required',
+  async load(params, ctx) {
+    await requireOrgRole(ctx.db, ctx.user, params.organizationId, 'staff');
+    const rows = await ctx.db
+      .select(managedColumns)
+      .from(event)
+      .where(eq(event.organizationId, params.organizationId))
+      .orderBy(desc(event.startsAt));
+    return rows.map(withIsoTimes);
+  },
+  topics: (params, rows) => [orgEventsTopic(params.organizationId), ...rows.map((row) => eventTopic(row.id))],
+});
+
+export const managedEventLive = defineLiveQuery(managedEvent, {
+  auth: 'required',
+  async load(params, ctx) {
+    await requireEventRole(ctx.db, ctx.user, params.eventId, 'staff');
+    const rows = await ctx.db.select(managedColumns).from(event).where(eq(event.id, params.eventId));
+    return rows.map(withIsoTimes);
+  },
+  topics: (params) => [eventTopic(params.eventId)],
+});
+
+export const eventsLiveQueries = [publicEventLive, publishedEventsLive, ticketAvailabilityLive, orgEventsLive, managedEventLive];

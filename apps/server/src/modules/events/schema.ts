@@ -1,0 +1,66 @@
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { organization } from '../../platform/auth/organization-schema';
+
+export const event = pgTable(
+  'event',
+  {
+    id: text('id').primaryKey(),
+    organizationId: text('organization_id')
+      .notNull()
+      .references(() => organization.id, { onDelete: 'cascade' }),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    venue: text('venue').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    timeZone: text('time_zone').notNull(),
+    currency: text('currency').notNull().default('EUR'),
+    capacity: integer('capacity').notNull(),
+    /** Tickets sold and held across all ticket types: the event-wide capacity is enforced on this row. */
+    sold: integer('sold').notNull().default(0),
+    held: integer('held').notNull().default(0),
+    status: text('status', { enum: ['draft', 'published', 'sales_closed', 'ended', 'cancelled'] })
+      .notNull()
+      .default('draft'),
+    coverFile: text('cover_file'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [
+    index('event_organization_idx').on(table.organizationId),
+    check(
+      'event_capacity_check',
+      sql`${table.sold} >= 0 and ${table.held} >= 0 and ${table.sold} + ${table.held} <= ${table.capacity}`,
+    ),
+  ],
+);
+
+export const ticketType = pgTable(
+  'ticket_type',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => event.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** In minor units of the event's currency. */
+    price: integer('price').notNull().default(0),
+    capacity: integer('capacity').notNull(),
+    sold: integer('sold').notNull().default(0),
+    held: integer('held').notNull().default(0),
+    maxPerOrder: integer('max_per_order').notNull().default(10),
+    salesStart: timestamp('sales_start', { withTimezone: true }),
+    salesEnd: timestamp('sales_end', { withTimezone: true }),
+    hidden: boolean('hidden').notNull().default(false),
+    position: integer('position').notNull().default(0),
+  },
+  (table) => [
+    index('ticket_type_event_idx').on(table.eventId),
+    // The database itself refuses to oversell, whatever the code above it does.
+    check(
+      'ticket_type_capacity_check',
+      sql`${table.sold} >= 0 and ${table.held} >= 0 and ${table.sold} + ${table.held} <= ${table.capacity}`,
+    ),
+  ],
+);

@@ -1,0 +1,43 @@
+import { myTickets } from '@admit/shared/tickets';
+import { asc, eq } from 'drizzle-orm';
+import { defineLiveQuery } from '../../platform/live/live-query';
+import { event, ticketType } from '../events/schema';
+import { order, ticket } from '../orders/schema';
+
+export const myTicketsLive = defineLiveQuery(myTickets, {
+  auth: 'required',
+  async load(_params, ctx) {
+    const rows = await ctx.db
+      .select({
+        id: ticket.id,
+        code: ticket.code,
+        status: ticket.status,
+        holderName: ticket.holderName,
+        ticketTypeName: ticketType.name,
+        orderId: ticket.orderId,
+        eventId: event.id,
+        eventSlug: event.slug,
+        eventTitle: event.title,
+        venue: event.venue,
+        timeZone: event.timeZone,
+        startsAt: event.startsAt,
+        endsAt: event.endsAt,
+        checkedInAt: ticket.checkedInAt,
+      })
+      .from(ticket)
+      .innerJoin(order, eq(order.id, ticket.orderId))
+      .innerJoin(event, eq(event.id, ticket.eventId))
+      .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+      .where(eq(order.buyerId, ctx.user.id))
+      .orderBy(asc(event.startsAt), asc(ticket.createdAt), asc(ticket.id));
+    return rows.map((row) => ({
+      ...row,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt.toISOString(),
+      checkedInAt: row.checkedInAt?.toISOString() ?? null,
+    }));
+  },
+  topics: (_params, _rows, ctx) => [`user:${ctx.user!.id}:tickets`],
+});
+
+export const ticketsLiveQueries = [myTicketsLive];

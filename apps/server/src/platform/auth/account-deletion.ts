@@ -1,0 +1,38 @@
+import { APIError } from 'better-auth/api';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/database';
+
+/** What replaces a deleted person's name and email on the orders and tickets the organizer keeps. */
+export const deletedAccountPlaceholder = 'Deleted account';
+
+/** The error code the browser turns into a sentence (features/account/delete-account-section.tsx). */
+export const ownsOrganizationWithUpcomingSalesCode = 'OWNS_ORGANIZATION_WITH_UPCOMING_SALES';
+
+/**
+ * Runs before Better Auth deletes a person (decision 0015). Raw SQL because platform code may not
+ * import the modules that own these tables. Refuses while the person owns an organization with an
+ * event not yet ended that has a paid order; otherwise erases their name and email from the orders
+ * they placed and those orders' tickets, which stay valid. The erasure must happen before the
+ * deletion: afterwards `order.buyer_id` is null (ON DELETE SET NULL) and the orders are anonymous.
+ */
+export async function prepareAccountDeletion(db: Db, userId: string) {
+  const blocking = (await db.execute(sql`
+    select 1 from member m
+    join event e on e.organization_id = m.organization_id
+    where m.user_id = ${userId} and m.role = 'owner' and e.ends_at > now()
+      and exists (select 1 from "order" o where o.event_id = e.id and o.status = 'paid')
+    limit 1`)) as unknown as { rows: unknown[] };
+  if (blocking.rows.length > 0)
+    throw new APIError('BAD_REQUEST', {
+      code: ownsOrganizationWithUpcomingSalesCode,
+      message: 'You own an organization with an upcoming event that has paid orders; transfer ownership first.',
+    });
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`
+      update ticket set holder_name = ${deletedAccountPlaceholder}, holder_email = ${deletedAccountPlaceholder}
+      where order_id in (select id from "order" where buyer_id = ${userId})`);
+    await tx.execute(sql`
+      update "order" set buyer_name = ${deletedAccountPlaceholder}, email = ${deletedAccountPlaceholder}
+      where buyer_id = ${userId}`);
+  });
+}

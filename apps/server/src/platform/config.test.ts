@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, publicUrlOf } from './config';
+
+/** The secrets production refuses to start without, all valid. */
+const production = {
+  NODE_ENV: 'production',
+  AUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
+  PUBLIC_URL: 'https://tickets.example.org',
+  STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_WEBHOOK_SECRET: 'whsec_x',
+};
+
+/** The ConfigError that loading `env` throws (fails the test when it does not throw one). */
+function configErrorOf(env: Record<string, string | undefined>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`loadConfig accepted ${JSON.stringify(env)}`);
+}
+
+describe('loadConfig', () => {
+  it('runs the embedded default with no configuration at all', () => {
+    expect(loadConfig({})).toEqual({
+      NODE_ENV: 'development',
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './data',
+      STORAGE_DRIVER: 'local',
+      TRUST_PROXY: false,
+      LOG_LEVEL: 'info',
+    });
+  });
+
+  it('treats an empty variable as unset, as a .env line like PORT= means', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '', NODE_ENV: '' })).toMatchObject({ PORT: 3000, NODE_ENV: 'development' });
+    expect(loadConfig({ DATABASE_URL: '' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://admit@db:5432/admit',
+      DATA_DIR: '/var/lib/admit',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      HOST: '127.0.0.1',
+      DATABASE_URL: 'postgres://admit@db:5432/admit',
+      DATA_DIR: '/var/lib/admit',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
+      TRUST_PROXY: true,
+      LOG_LEVEL: 'warn',
+    });
+  });
+
+  it('accepts a postgresql:// database URL as well as postgres://', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgresql://admit@db/admit' }).DATABASE_URL).toBe('postgresql://admit@db/admit');
+  });
+
+  it.each([
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '80.5' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'ftp://tickets.example.org' }],
+    ['SMTP_URL', { SMTP_URL: 'http://smtp.example.org' }],
+    ['STORAGE_DRIVER', { STORAGE_DRIVER: 'floppy' }],
+    ['STRIPE_SECRET_KEY', { STRIPE_SECRET_KEY: 'pk_test_123' }],
+    ['STRIPE_PUBLISHABLE_KEY', { STRIPE_PUBLISHABLE_KEY: 'sk_test_123' }],
+    ['STRIPE_WEBHOOK_SECRET', { STRIPE_WEBHOOK_SECRET: 'secret' }],
+    ['AUTH_SECRET', { AUTH_SECRET: 'too-short' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['NODE_ENV', { NODE_ENV: 'staging' }],
+  ])('refuses a bad %s with one line naming the variable', (variable, env) => {
+    const error = configErrorOf(env);
+    expect(error.message).not.toContain('\n');
+    expect(error.message).toMatch(new RegExp(`^Configuration error: ${variable}\\b`));
+  });
+
+  it('shows the bad value, shortened when it is long', () => {
+    expect(configErrorOf({ PORT: 'abc' }).message).toContain('(got "abc")');
+    const long = configErrorOf({ DATABASE_URL: `mysql://${'x'.repeat(100)}` }).message;
+    expect(long).toContain('…');
+    expect(long.length).toBeLessThan(200);
+  });
+
+  it('starts in production when every required secret is set', () => {
+    expect(loadConfig(production)).toMatchObject({ NODE_ENV: 'production', PUBLIC_URL: 'https://tickets.example.org' });
+  });
+
+  it.each(['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'])(
+    'refuses to start in production without %s, naming it',
+    (variable) => {
+      const error = configErrorOf({ ...production, [variable]: undefined });
+      expect(error.message).toBe(`Configuration error: ${variable} is required when NODE_ENV=production`);
+    },
+  );
+
+  it('does not require the production secrets in development or test', () => {
+    expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();
+    expect(() => loadConfig({ NODE_ENV: 'test' })).not.toThrow();
+  });
+});
+
+describe('publicUrlOf', () => {
+  it('uses PUBLIC_URL without a trailing slash, or localhost on the port', () => {
+    expect(publicUrlOf(loadConfig({ PUBLIC_URL: 'https://tickets.example.org/' }), 3000)).toBe('https://tickets.example.org');
+    expect(publicUrlOf(loadConfig({}), 4321)).toBe('http://localhost:4321');
+  });
+});

@@ -1,0 +1,180 @@
+import { randomUUID } from 'node:crypto';
+import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
+import { callableErrorHttpStatus, fieldIssuesOf } from '@admit/shared/callable';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { SessionUser } from '../auth/auth';
+import type { Db } from '../db/database';
+import type { Mailer } from '../mail/mailer';
+import { CallableError, callableErrorFromDatabase } from './callable-error';
+
+export interface CallContext {
+  requestId: string;
+  db: Db;
+  user: SessionUser | null;
+  log: FastifyBaseLogger;
+  /** Aborted when the caller goes away or the call runs past its deadline. */
+  signal: AbortSignal;
+  /** Topics whose live queries must refresh once this call has succeeded (and so committed). */
+  publish(...topics: string[]): void;
+  /** Sends email (SMTP or the dev outbox); send after the transaction commits. */
+  mailer: Mailer;
+  /** The address people reach the app at, for links in emails. */
+  publicUrl: string;
+}
+export type AuthedCallContext = CallContext & { user: SessionUser };
+
+type Auth = 'required' | 'optional';
+
+interface CallableOptions<C extends CallableContract, A extends Auth> {
+  auth: A;
+  /** The server-side deadline; past it the caller gets `deadline-exceeded`. */
+  deadlineMs?: number;
+  handler(
+    input: z.output<C['input']>,
+    ctx: A extends 'required' ? AuthedCallContext : CallContext,
+  ): Promise<z.input<C['output']>>;
+}
+
+export interface Callable {
+  contract: CallableContract;
+  auth: Auth;
+  deadlineMs: number;
+  handler(input: unknown, ctx: CallContext): Promise<unknown>;
+}
+
+/** Declares the server side of a callable: its contract from shared, who may call it, and what it does. */
+export function defineCallable<C extends CallableContract, A extends Auth>(
+  contract: C,
+  options: CallableOptions<C, A>,
+): Callable {
+  return {
+    contract,
+    auth: options.auth,
+    deadlineMs: options.deadlineMs ?? 60_000,
+    handler: options.handler as Callable['handler'],
+  };
+}
+
+export interface CallableDeps {
+  db: Db;
+  getUser(request: FastifyRequest): Promise<SessionUser | null>;
+  publish(topics: string[]): void;
+  mailer: Mailer;
+  publicUrl: string;
+}
+
+function sendError(reply: FastifyReply, code: CallableErrorCode, message: string, details?: unknown) {
+  const error: { status: CallableErrorCode; message: string; details?: unknown } = { status: code, message };
+  if (details !== undefined) error.details = details;
+  return reply.code(callableErrorHttpStatus[code]).send({ error });
+}
+
+/** Serves `POST /fn/:name` for the given callables, speaking the protocol of DESIGN §3.2. */
+export async function registerCallables(app: FastifyInstance, callables: Callable[], deps: CallableDeps) {
+  const registry = new Map<string, Callable>();
+  for (const callable of callables) {
+    if (registry.has(callable.contract.name)) throw new Error(`Callable ${callable.contract.name} is defined twice`);
+    registry.set(callable.contract.name, callable);
+  }
+
+  await app.register(async (scope) => {
+    // The body is read as text whatever its type, so that a malformed one gets the protocol's
+    // invalid-argument answer instead of Fastify's own error format.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
+
+    scope.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+        return sendError(reply, 'invalid-argument', 'The request body is too large');
+      request.log.error({ err: error }, 'callable transport error');
+      return sendError(reply, 'internal', `Internal error (request ${request.id})`);
+    });
+
+    scope.post<{ Params: { name: string } }>('/fn/:name', async (request, reply) => {
+      const callable = registry.get(request.params.name);
+      if (!callable) return sendError(reply, 'not-found', `No function named ${request.params.name}`);
+
+      const contentType = request.headers['content-type'] ?? '';
+      if (!/^application\/json\b/i.test(contentType)) {
+        return sendError(reply, 'invalid-argument', 'The request must be JSON (Content-Type: application/json)');
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(typeof request.body === 'string' ? request.body : '');
+      } catch {
+        return sendError(reply, 'invalid-argument', 'The request body is not valid JSON');
+      }
+      if (typeof body !== 'object' || body === null || Array.isArray(body) || !('data' in body)) {
+        return sendError(reply, 'invalid-argument', 'The request body must be an object with a "data" field');
+      }
+
+      const parsed = callable.contract.input.safeParse((body as { data: unknown }).data);
+      if (!parsed.success) {
+        return sendError(reply, 'invalid-argument', 'The input is not valid', { fields: fieldIssuesOf(parsed.error) });
+      }
+
+      let user: SessionUser | null;
+      try {
+        user = await deps.getUser(request);
+      } catch (error) {
+        const translated = callableErrorFromDatabase(error);
+        if (translated) return sendError(reply, translated.code, translated.message);
+        throw error;
+      }
+      if (callable.auth === 'required' && !user) return sendError(reply, 'unauthenticated', 'Sign in to do this');
+
+      const controller = new AbortController();
+      const onClose = () => {
+        if (!reply.raw.writableFinished) controller.abort(new CallableError('cancelled', 'The caller went away'));
+      };
+      reply.raw.on('close', onClose);
+      const deadline = setTimeout(
+        () => controller.abort(new CallableError('deadline-exceeded', 'The call ran past its deadline')),
+        callable.deadlineMs,
+      );
+      const topics = new Set<string>();
+      const ctx: CallContext = {
+        requestId: request.id,
+        db: deps.db,
+        user,
+        log: request.log,
+        signal: controller.signal,
+        publish: (...names) => names.forEach((name) => topics.add(name)),
+        mailer: deps.mailer,
+        publicUrl: deps.publicUrl,
+      };
+
+      try {
+        const aborted = new Promise<never>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+        });
+        const result = await Promise.race([callable.handler(parsed.data, ctx), aborted]);
+        if (topics.size > 0) deps.publish([...topics]);
+        const output = callable.contract.output.safeParse(result);
+        if (!output.success) {
+          request.log.error(
+            { issues: output.error.issues, callable: callable.contract.name },
+            'callable output failed its schema',
+          );
+          return sendError(reply, 'internal', `Internal error (request ${request.id})`);
+        }
+        return reply.send({ result: output.data });
+      } catch (error) {
+        const known = error instanceof CallableError ? error : callableErrorFromDatabase(error);
+        if (known) {
+          if (known.code === 'cancelled' || known.code === 'deadline-exceeded')
+            request.log.warn({ callable: callable.contract.name }, known.message);
+          return sendError(reply, known.code, known.message, known.details);
+        }
+        request.log.error({ err: error, callable: callable.contract.name }, 'callable failed');
+        return sendError(reply, 'internal', `Internal error (request ${request.id})`);
+      } finally {
+        clearTimeout(deadline);
+        reply.raw.off('close', onClose);
+      }
+    });
+  });
+}
+
+export const newRequestId = () => randomUUID();

@@ -1,0 +1,45 @@
+import type { LiveQueryContract, LiveRow } from '@admit/shared/live';
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import type { SessionUser } from '../auth/auth';
+import type { Db } from '../db/database';
+
+export interface LiveContext {
+  db: Db;
+  user: SessionUser | null;
+  log: FastifyBaseLogger;
+}
+export type AuthedLiveContext = LiveContext & { user: SessionUser };
+
+type Auth = 'required' | 'optional';
+
+interface LiveQueryOptions<Q extends LiveQueryContract, A extends Auth> {
+  auth: A;
+  /**
+   * Reads the rows. Throws a CallableError (`permission-denied`, `not-found`) when the caller may
+   * not see them; it runs again on every change, so a lost permission ends the subscription.
+   */
+  load(params: z.output<Q['params']>, ctx: A extends 'required' ? AuthedLiveContext : LiveContext): Promise<z.input<Q['row']>[]>;
+  /** The change topics the rows depend on; a publish of any of them re-runs `load`. */
+  topics(params: z.output<Q['params']>, rows: z.output<Q['row']>[], ctx: LiveContext): string[];
+}
+
+export interface LiveQuery {
+  contract: LiveQueryContract;
+  auth: Auth;
+  load(params: unknown, ctx: LiveContext): Promise<unknown[]>;
+  topics(params: unknown, rows: LiveRow[], ctx: LiveContext): string[];
+}
+
+/** Declares the server side of a live query: its contract from shared, who may watch it, its SQL and its topics. */
+export function defineLiveQuery<Q extends LiveQueryContract, A extends Auth>(
+  contract: Q,
+  options: LiveQueryOptions<Q, A>,
+): LiveQuery {
+  return {
+    contract,
+    auth: options.auth,
+    load: options.load as LiveQuery['load'],
+    topics: options.topics as LiveQuery['topics'],
+  };
+}

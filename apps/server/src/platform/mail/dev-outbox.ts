@@ -1,0 +1,37 @@
+import { desc } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../db/database';
+import { outboxMessage } from './schema';
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
+
+const linkify = (escaped: string) => escaped.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
+
+/** `/dev/outbox` (a page) and `/dev/outbox.json`: what the embedded default "sent". Never registered in production. */
+export async function registerDevOutbox(app: FastifyInstance, db: Db) {
+  const latest = () => db.select().from(outboxMessage).orderBy(desc(outboxMessage.createdAt)).limit(200);
+
+  app.get('/dev/outbox.json', async () => ({ messages: await latest() }));
+
+  app.get('/dev/outbox', async (_request, reply) => {
+    const messages = await latest();
+    const items = messages
+      .map(
+        (message) => `<article>
+  <header><strong>${escapeHtml(message.subject || message.channel.toUpperCase())}</strong>
+  <span>to ${escapeHtml(message.to)} · <time datetime="${message.createdAt.toISOString()}">${message.createdAt.toISOString()}</time></span></header>
+  <pre>${linkify(escapeHtml(message.text))}</pre>
+</article>`,
+      )
+      .join('\n');
+    reply.type('text/html; charset=utf-8').send(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Dev outbox · Admit</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:48rem;margin:2rem auto;padding:0 1rem;color:#1a1b1e}
+article{border:1px solid #dee2e6;border-radius:8px;padding:1rem;margin:1rem 0}header{display:flex;flex-wrap:wrap;gap:.5rem;justify-content:space-between}
+header span{color:#495057;font-size:.875rem}pre{white-space:pre-wrap;word-break:break-word;font:inherit}</style></head>
+<body><h1>Dev outbox</h1><p>Emails and text messages the embedded default would have sent, newest first. This page does not exist in production.</p>
+${items || '<p>Nothing has been sent yet.</p>'}</body></html>`);
+  });
+}

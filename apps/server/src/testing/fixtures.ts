@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { OrgRole } from '@admit/shared/orgs';
+import { member } from '../platform/auth/organization-schema';
+import type { TestApp } from './test-app';
+
+// Set-up steps shared by the server tests. They go through the real callables (so that a test's
+// starting state is one the product can reach) and fail loudly when a step does not succeed.
+
+async function expectResult<T>(t: TestApp, name: string, data: unknown, cookie: string): Promise<T> {
+  const { status, body } = await t.call<T>(name, data, cookie);
+  if (status !== 200) throw new Error(`set-up call ${name} failed: ${status} ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+export async function createOrgAs(t: TestApp, cookie: string, name = 'Night Owls') {
+  return expectResult<{ organizationId: string; slug: string }>(t, 'orgs.create', { name }, cookie);
+}
+
+export const eventInput = (organizationId: string, overrides: Record<string, unknown> = {}) => ({
+  organizationId,
+  title: 'Jazz night',
+  venue: 'Club Blau',
+  timeZone: 'Europe/Berlin',
+  startsAtLocal: '2030-01-10T19:00',
+  endsAtLocal: '2030-01-10T23:00',
+  capacity: 100,
+  ...overrides,
+});
+
+export async function createEventAs(t: TestApp, cookie: string, organizationId: string, overrides: Record<string, unknown> = {}) {
+  return expectResult<{ eventId: string; slug: string }>(t, 'events.create', eventInput(organizationId, overrides), cookie);
+}
+
+export async function addTicketTypeAs(
+  t: TestApp,
+  cookie: string,
+  eventId: string,
+  ticketType: { name?: string; capacity: number; maxPerOrder?: number },
+) {
+  const { ticketTypeId } = await expectResult<{ ticketTypeId: string }>(
+    t,
+    'events.addTicketType',
+    { eventId, name: ticketType.name ?? 'Standing', capacity: ticketType.capacity, maxPerOrder: ticketType.maxPerOrder ?? 10 },
+    cookie,
+  );
+  return ticketTypeId;
+}
+
+export async function publishAs(t: TestApp, cookie: string, eventId: string) {
+  await expectResult(t, 'events.publish', { eventId }, cookie);
+}
+
+/** An organization owned by `cookie`'s person with one published event and its ticket types. */
+export async function createPublishedEvent(
+  t: TestApp,
+  cookie: string,
+  options: {
+    organizationId?: string;
+    capacity?: number;
+    ticketTypes?: { name?: string; capacity: number; maxPerOrder?: number }[];
+  } = {},
+) {
+  const organizationId = options.organizationId ?? (await createOrgAs(t, cookie)).organizationId;
+  const { eventId, slug } = await createEventAs(t, cookie, organizationId, { capacity: options.capacity ?? 100 });
+  const ticketTypeIds: string[] = [];
+  for (const ticketType of options.ticketTypes ?? [{ capacity: 50 }])
+    ticketTypeIds.push(await addTicketTypeAs(t, cookie, eventId, ticketType));
+  await publishAs(t, cookie, eventId);
+  return { organizationId, eventId, slug, ticketTypeIds };
+}
+
+/**
+ * Makes a person a member of an organization directly in the database: quicker than an invitation
+ * (tested in modules/orgs/members.test.ts), and the tests of roles need admins and staff.
+ */
+export async function addMember(t: TestApp, organizationId: string, userId: string, role: OrgRole) {
+  await t.db.insert(member).values({ id: randomUUID(), organizationId, userId, role });
+}

@@ -1,0 +1,82 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../platform/db/database';
+
+// The data invariants of DESIGN §4, as SQL over the real tables. Each check selects the rows that
+// break it, so an empty result means it holds; the first few offenders are reported as text, which
+// makes a failing `expect(await dataInvariantViolations(db)).toEqual([])` say what went wrong.
+// (Check-ins and payment events have no tables yet: their invariants join this list with them.)
+
+const checks: { name: string; query: SQL }[] = [
+  {
+    name: 'ticket type sold + held exceeds its capacity (or a counter is negative)',
+    query: sql`select id, capacity, sold, held from ticket_type where sold < 0 or held < 0 or sold + held > capacity`,
+  },
+  {
+    name: 'event sold + held exceeds its capacity (or a counter is negative)',
+    query: sql`select id, capacity, sold, held from event where sold < 0 or held < 0 or sold + held > capacity`,
+  },
+  {
+    name: "the ticket types' sold + held exceeds the event capacity",
+    query: sql`
+      select e.id, e.capacity, sum(tt.sold + tt.held)::int as taken
+      from event e join ticket_type tt on tt.event_id = e.id
+      group by e.id, e.capacity
+      having sum(tt.sold + tt.held) > e.capacity`,
+  },
+  {
+    name: "the event's counters differ from the sum of its ticket types'",
+    query: sql`
+      select e.id, e.sold, e.held,
+        coalesce((select sum(sold) from ticket_type where event_id = e.id), 0)::int as types_sold,
+        coalesce((select sum(held) from ticket_type where event_id = e.id), 0)::int as types_held
+      from event e
+      where e.sold <> coalesce((select sum(sold) from ticket_type where event_id = e.id), 0)
+         or e.held <> coalesce((select sum(held) from ticket_type where event_id = e.id), 0)`,
+  },
+  {
+    name: 'ticket type sold differs from its number of valid tickets',
+    query: sql`
+      select tt.id, tt.sold, (select count(*)::int from ticket t where t.ticket_type_id = tt.id and t.status = 'valid') as valid_tickets
+      from ticket_type tt
+      where tt.sold <> (select count(*) from ticket t where t.ticket_type_id = tt.id and t.status = 'valid')`,
+  },
+  {
+    name: 'paid order whose tickets differ from its order lines',
+    query: sql`
+      select o.id, l.ticket_type_id, l.quantity, l.tickets
+      from "order" o
+      join (
+        select coalesce(ol.order_id, t.order_id) as order_id, coalesce(ol.ticket_type_id, t.ticket_type_id) as ticket_type_id,
+          coalesce(ol.quantity, 0) as quantity, coalesce(t.tickets, 0) as tickets
+        from (select order_id, ticket_type_id, sum(quantity)::int as quantity from order_line group by order_id, ticket_type_id) ol
+        full join (select order_id, ticket_type_id, count(*)::int as tickets from ticket group by order_id, ticket_type_id) t
+          on t.order_id = ol.order_id and t.ticket_type_id = ol.ticket_type_id
+      ) l on l.order_id = o.id
+      where o.status = 'paid' and l.quantity <> l.tickets`,
+  },
+  {
+    name: 'valid ticket without a paid order',
+    query: sql`
+      select t.id, t.order_id, o.status as order_status
+      from ticket t left join "order" o on o.id = t.order_id
+      where t.status = 'valid' and (o.id is null or o.status <> 'paid')`,
+  },
+  {
+    name: 'ticket whose event differs from its order or its ticket type',
+    query: sql`
+      select t.id, t.event_id, o.event_id as order_event_id, tt.event_id as ticket_type_event_id
+      from ticket t join "order" o on o.id = t.order_id join ticket_type tt on tt.id = t.ticket_type_id
+      where t.event_id <> o.event_id or t.event_id <> tt.event_id`,
+  },
+];
+
+/** Every violation of the data invariants in the database, one line each; empty when all hold. */
+export async function dataInvariantViolations(db: Db): Promise<string[]> {
+  const violations: string[] = [];
+  for (const check of checks) {
+    const { rows } = (await db.execute(check.query)) as unknown as { rows: Record<string, unknown>[] };
+    for (const row of rows.slice(0, 5)) violations.push(`${check.name}: ${JSON.stringify(row)}`);
+    if (rows.length > 5) violations.push(`${check.name}: … and ${rows.length - 5} more`);
+  }
+  return violations;
+}

@@ -1,0 +1,180 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { z } from 'zod';
+import { TicketPicker } from '../features/checkout/ticket-picker';
+import { HomePage } from '../features/events/home-page';
+import { PublicEventPage } from '../features/events/public-event-page';
+import { NotFound } from './not-found';
+import { RequireSession } from './require-session';
+import { Shell } from './shell';
+
+// The public pages load first; the rest of the app comes in its own chunks when first visited.
+const SignInPage = lazyRouteComponent(() => import('../features/account/sign-in-page'), 'SignInPage');
+const SignUpPage = lazyRouteComponent(() => import('../features/account/sign-up-page'), 'SignUpPage');
+const ForgotPasswordPage = lazyRouteComponent(() => import('../features/account/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyRouteComponent(() => import('../features/account/reset-password-page'), 'ResetPasswordPage');
+const AccountPage = lazyRouteComponent(() => import('../features/account/account-page'), 'AccountPage');
+const MyTicketsPage = lazyRouteComponent(() => import('../features/tickets/my-tickets-page'), 'MyTicketsPage');
+const OrgsPage = lazyRouteComponent(() => import('../features/orgs/orgs-page'), 'OrgsPage');
+const MembersPage = lazyRouteComponent(() => import('../features/orgs/members-page'), 'MembersPage');
+const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-events-page'), 'OrgEventsPage');
+const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
+const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
+
+const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
+  component: Shell,
+  notFoundComponent: NotFound,
+});
+
+const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: HomePage });
+
+const redirectSearch = z.object({ redirect: z.string().startsWith('/').optional().catch(undefined) });
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  // An email link that did not work comes back as ?method=email-link&error=INVALID_TOKEN.
+  validateSearch: redirectSearch.extend({
+    method: z.enum(['password', 'email-link', 'phone']).optional().catch(undefined),
+    error: z.string().max(64).optional().catch(undefined),
+  }),
+  component: function SignInRoute() {
+    const { redirect, method, error } = signInRoute.useSearch();
+    return (
+      <SignInPage redirectTo={redirect ?? '/'} initialMethod={method} linkError={method === 'email-link' ? error : undefined} />
+    );
+  },
+});
+
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-up',
+  validateSearch: redirectSearch,
+  component: function SignUpRoute() {
+    const { redirect } = signUpRoute.useSearch();
+    return <SignUpPage redirectTo={redirect ?? '/'} />;
+  },
+});
+
+const forgotPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/forgot-password',
+  component: ForgotPasswordPage,
+});
+
+const resetPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/reset-password',
+  validateSearch: z.object({ token: z.string().min(1).optional().catch(undefined) }),
+  component: function ResetPasswordRoute() {
+    const { token } = resetPasswordRoute.useSearch();
+    return <ResetPasswordPage token={token} />;
+  },
+});
+
+const accountRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/account',
+  component: () => (
+    <RequireSession>
+      <AccountPage />
+    </RequireSession>
+  ),
+});
+
+const publicEventRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/e/$slug',
+  component: function PublicEventRoute() {
+    const { slug } = publicEventRoute.useParams();
+    // The event page shows the event; checkout owns choosing and taking tickets.
+    return <PublicEventPage slug={slug} tickets={(event) => <TicketPicker event={event} />} />;
+  },
+});
+
+const myTicketsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tickets',
+  component: () => (
+    <RequireSession>
+      <MyTicketsPage />
+    </RequireSession>
+  ),
+});
+
+const orgsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage',
+  component: () => (
+    <RequireSession>
+      <OrgsPage />
+    </RequireSession>
+  ),
+});
+
+const orgEventsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId',
+  component: function OrgEventsRoute() {
+    const { organizationId } = orgEventsRoute.useParams();
+    return (
+      <RequireSession>
+        <OrgEventsPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
+const orgMembersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId/members',
+  component: function OrgMembersRoute() {
+    const { organizationId } = orgMembersRoute.useParams();
+    return (
+      <RequireSession>
+        <MembersPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
+const eventEditorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId',
+  component: function EventEditorRoute() {
+    const { eventId } = eventEditorRoute.useParams();
+    return (
+      <RequireSession>
+        <EventEditorPage eventId={eventId} orders={<EventOrders eventId={eventId} />} />
+      </RequireSession>
+    );
+  },
+});
+
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  signInRoute,
+  signUpRoute,
+  forgotPasswordRoute,
+  resetPasswordRoute,
+  accountRoute,
+  publicEventRoute,
+  myTicketsRoute,
+  orgsRoute,
+  orgEventsRoute,
+  orgMembersRoute,
+  eventEditorRoute,
+]);
+
+export const router = createRouter({
+  routeTree,
+  context: { queryClient: undefined! },
+  defaultPreload: 'intent',
+  scrollRestoration: true,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

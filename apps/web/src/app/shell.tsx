@@ -1,0 +1,146 @@
+import { AnchorLink, ButtonLink } from '../lib/links';
+import { ActionIcon, AppShell, Burger, Container, Group, Menu, NativeSelect, Stack, Text, UnstyledButton } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { Outlet, useNavigate } from '@tanstack/react-router';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { authClient, useSession } from '../lib/auth-client';
+import { localeNames, locales, useLocale, type Locale } from '../lib/i18n';
+import { liveClient } from '../lib/live';
+
+function LocaleSwitcher() {
+  const intl = useIntl();
+  const { locale, setLocale } = useLocale();
+  return (
+    <NativeSelect
+      aria-label={intl.formatMessage({ id: 'shell.language', defaultMessage: 'Language' })}
+      value={locale}
+      onChange={(event) => setLocale(event.currentTarget.value as Locale)}
+      data={locales.map((value) => ({ value, label: localeNames[value] }))}
+      size="xs"
+      w={110}
+    />
+  );
+}
+
+function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
+  const session = useSession();
+  return (
+    <>
+      <AnchorLink to="/" activeOptions={{ exact: true }} onClick={onNavigate} fw={500}>
+        <FormattedMessage id="shell.nav.events" defaultMessage="Events" />
+      </AnchorLink>
+      {session.data && (
+        <>
+          <AnchorLink to="/tickets" onClick={onNavigate} fw={500}>
+            <FormattedMessage id="shell.nav.myTickets" defaultMessage="My tickets" />
+          </AnchorLink>
+          <AnchorLink to="/manage" onClick={onNavigate} fw={500}>
+            <FormattedMessage id="shell.nav.organize" defaultMessage="Organize" />
+          </AnchorLink>
+        </>
+      )}
+    </>
+  );
+}
+
+function AccountMenu() {
+  const intl = useIntl();
+  const session = useSession();
+  const navigate = useNavigate();
+  if (session.isPending) return null;
+  if (!session.data) {
+    return (
+      <Group gap="xs">
+        <ButtonLink to="/sign-in" variant="subtle" size="sm">
+          <FormattedMessage id="shell.signIn" defaultMessage="Sign in" />
+        </ButtonLink>
+        <ButtonLink to="/sign-up" size="sm" visibleFrom="xs">
+          <FormattedMessage id="shell.signUp" defaultMessage="Sign up" />
+        </ButtonLink>
+      </Group>
+    );
+  }
+  const signOut = async () => {
+    await authClient.signOut();
+    liveClient.reconnect();
+    await navigate({ to: '/' });
+  };
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={intl.formatMessage({ id: 'shell.account', defaultMessage: 'Account menu' })}>
+          <ActionIcon component="span" variant="light" radius="xl" size="lg">
+            {session.data.user.name.slice(0, 1).toUpperCase()}
+          </ActionIcon>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{session.data.user.email}</Menu.Label>
+        <Menu.Item onClick={() => void navigate({ to: '/account' })}>
+          <FormattedMessage id="shell.accountPage" defaultMessage="Account" />
+        </Menu.Item>
+        <Menu.Item onClick={() => void signOut()}>
+          <FormattedMessage id="shell.signOut" defaultMessage="Sign out" />
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+export function Shell() {
+  const intl = useIntl();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      navbar={{ width: 260, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }}
+      padding={0}
+    >
+      <AppShell.Header>
+        <Container size="lg" h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Group gap="lg" wrap="nowrap">
+              <Burger
+                opened={opened}
+                onClick={toggle}
+                hiddenFrom="sm"
+                size="sm"
+                aria-label={intl.formatMessage({ id: 'shell.menu', defaultMessage: 'Open navigation' })}
+              />
+              <AnchorLink to="/" underline="never" c="inherit">
+                <Text fw={800} size="xl" c="indigo.7">
+                  <FormattedMessage id="shell.brand" defaultMessage="Admit" />
+                </Text>
+              </AnchorLink>
+              <Group
+                gap="md"
+                visibleFrom="sm"
+                component="nav"
+                aria-label={intl.formatMessage({ id: 'shell.mainNav', defaultMessage: 'Main' })}
+              >
+                <NavLinks />
+              </Group>
+            </Group>
+            <Group gap="sm" wrap="nowrap">
+              <LocaleSwitcher />
+              <AccountMenu />
+            </Group>
+          </Group>
+        </Container>
+      </AppShell.Header>
+      {/* Rendered only while open, so that screen readers do not meet the navigation twice. */}
+      {opened && (
+        <AppShell.Navbar p="md" aria-label={intl.formatMessage({ id: 'shell.mobileNav', defaultMessage: 'Navigation' })}>
+          <Stack>
+            <NavLinks onNavigate={close} />
+          </Stack>
+        </AppShell.Navbar>
+      )}
+      <AppShell.Main>
+        <Container size="lg" py="md">
+          <Outlet />
+        </Container>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

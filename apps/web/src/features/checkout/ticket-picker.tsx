@@ -1,0 +1,140 @@
+import { ButtonLink } from '../../lib/links';
+import type { PublicEventRow } from '@admit/shared/events';
+import { ticketAvailability } from '@admit/shared/events';
+import { createOrder } from '@admit/shared/orders';
+import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useLocation } from '@tanstack/react-router';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useSession } from '../../lib/auth-client';
+import { callFunction } from '../../lib/callable';
+import { useErrorMessage } from '../../lib/error-message';
+import { useLiveQuery } from '../../lib/live';
+import { formatMoney } from '../../lib/money';
+import { ErrorState, PageLoader } from '../../lib/page-state';
+
+/** Choosing and taking tickets for one event; remaining counts update live as others take theirs. */
+export function TicketPicker({ event }: { event: PublicEventRow }) {
+  const intl = useIntl();
+  const session = useSession();
+  const location = useLocation();
+  const errorMessage = useErrorMessage();
+  const { rows: types, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
+  const [quantities, setQuantities] = useState<Record<string, number>>({});
+  const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  const mutation = useMutation({
+    mutationFn: () =>
+      callFunction(createOrder, {
+        eventId: event.id,
+        lines: Object.entries(quantities)
+          .filter(([, quantity]) => quantity > 0)
+          .map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity })),
+        idempotencyKey,
+      }),
+    onSuccess: () => {
+      setQuantities({});
+      setIdempotencyKey(crypto.randomUUID());
+    },
+    onError: () => setIdempotencyKey(crypto.randomUUID()),
+  });
+
+  if (error) return <ErrorState error={error} />;
+  if (!types) return <PageLoader />;
+  const total = Object.values(quantities).reduce((sum, quantity) => sum + quantity, 0);
+  const onSale = event.status === 'published';
+
+  return (
+    <Card withBorder shadow="sm" padding="lg">
+      <Stack gap="md">
+        <Title order={2} size="h3">
+          <FormattedMessage id="picker.title" defaultMessage="Tickets" />
+        </Title>
+        {types.map((type) => {
+          const soldOut = type.remaining === 0;
+          return (
+            <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
+              <Stack gap={2}>
+                <Text fw={600}>{type.name}</Text>
+                <Group gap="xs">
+                  <Text size="sm">
+                    {type.price === 0 ? (
+                      <FormattedMessage id="picker.free" defaultMessage="Free" />
+                    ) : (
+                      formatMoney(intl.locale, type.price, event.currency)
+                    )}
+                  </Text>
+                  {soldOut ? (
+                    <Badge color="red" variant="light">
+                      <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
+                    </Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed" data-testid={`remaining-${type.id}`}>
+                      <FormattedMessage
+                        id="picker.remaining"
+                        defaultMessage="{count, plural, one {# left} other {# left}}"
+                        values={{ count: type.remaining }}
+                      />
+                    </Text>
+                  )}
+                </Group>
+              </Stack>
+              <NumberInput
+                aria-label={intl.formatMessage(
+                  { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
+                  { name: type.name },
+                )}
+                value={quantities[type.id] ?? 0}
+                onChange={(value) =>
+                  setQuantities((current) => ({ ...current, [type.id]: Math.max(0, Math.floor(Number(value) || 0)) }))
+                }
+                min={0}
+                max={type.maxPerOrder}
+                allowDecimal={false}
+                allowNegative={false}
+                disabled={soldOut || !onSale}
+                w={96}
+              />
+            </Group>
+          );
+        })}
+        {mutation.isSuccess && (
+          <Alert
+            color="green"
+            role="status"
+            title={intl.formatMessage({ id: 'picker.done.title', defaultMessage: 'Your tickets are ready' })}
+          >
+            <Stack gap="xs">
+              <FormattedMessage
+                id="picker.done.body"
+                defaultMessage="{count, plural, one {# ticket is} other {# tickets are}} waiting for you in My tickets."
+                values={{ count: mutation.data.ticketCount }}
+              />
+              <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
+                <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+              </ButtonLink>
+            </Stack>
+          </Alert>
+        )}
+        {mutation.isError && (
+          <Alert color="red" role="alert">
+            {errorMessage(mutation.error)}
+          </Alert>
+        )}
+        {session.data ? (
+          <Button size="md" onClick={() => mutation.mutate()} disabled={total === 0 || !onSale} loading={mutation.isPending}>
+            <FormattedMessage
+              id="picker.submit"
+              defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
+              values={{ count: total }}
+            />
+          </Button>
+        ) : (
+          <ButtonLink size="md" to="/sign-in" search={{ redirect: location.href }} disabled={session.isPending}>
+            <FormattedMessage id="picker.signIn" defaultMessage="Sign in to get tickets" />
+          </ButtonLink>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,204 @@
+import { AnchorLink, ButtonLink } from '../../lib/links';
+import { addTicketType, managedEvent, publishEvent, ticketAvailability } from '@admit/shared/events';
+import { Alert, Button, Card, Grid, Group, NumberInput, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { callFunction, CallError } from '../../lib/callable';
+import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
+import { validateWith } from '../../lib/form';
+import { useLiveQuery } from '../../lib/live';
+import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { EventStatusBadge } from './event-status-badge';
+import { EventTime } from './event-time';
+
+function AddTicketTypeForm({ eventId }: { eventId: string }) {
+  const intl = useIntl();
+  const errorMessage = useErrorMessage();
+  const form = useForm({
+    initialValues: { name: '', capacity: 50 as number | string, maxPerOrder: 10 as number | string },
+    validate: validateWith(addTicketType.input, intl, (values: { capacity: number | string; maxPerOrder: number | string }) => ({
+      ...values,
+      eventId,
+      capacity: Number(values.capacity),
+      maxPerOrder: Number(values.maxPerOrder),
+    })),
+  });
+  const mutation = useMutation({
+    mutationFn: (values: typeof form.values) =>
+      callFunction(addTicketType, {
+        eventId,
+        name: values.name,
+        capacity: Number(values.capacity),
+        maxPerOrder: Number(values.maxPerOrder),
+      }),
+    onSuccess: () => form.reset(),
+    onError: (error) => form.setErrors(fieldErrorsOf(error)),
+  });
+  return (
+    <form onSubmit={form.onSubmit((values) => mutation.mutate(values))} noValidate>
+      <Stack gap="sm">
+        <Title order={3} size="h5">
+          <FormattedMessage id="editor.addType.title" defaultMessage="Add a free ticket type" />
+        </Title>
+        <Grid>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <TextInput
+              label={intl.formatMessage({ id: 'editor.addType.name', defaultMessage: 'Name' })}
+              required
+              {...form.getInputProps('name')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, sm: 3 }}>
+            <NumberInput
+              label={intl.formatMessage({ id: 'editor.addType.capacity', defaultMessage: 'Capacity' })}
+              min={1}
+              allowDecimal={false}
+              required
+              {...form.getInputProps('capacity')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 6, sm: 3 }}>
+            <NumberInput
+              label={intl.formatMessage({ id: 'editor.addType.maxPerOrder', defaultMessage: 'Limit per order' })}
+              min={1}
+              max={100}
+              allowDecimal={false}
+              required
+              {...form.getInputProps('maxPerOrder')}
+            />
+          </Grid.Col>
+        </Grid>
+        {mutation.error && !Object.keys(fieldErrorsOf(mutation.error)).length && (
+          <Alert color="red" role="alert">
+            {errorMessage(mutation.error)}
+          </Alert>
+        )}
+        <Button type="submit" variant="light" loading={mutation.isPending} style={{ alignSelf: 'flex-start' }}>
+          <FormattedMessage id="editor.addType.submit" defaultMessage="Add ticket type" />
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+function PublishButton({ eventId, hasTicketTypes }: { eventId: string; hasTicketTypes: boolean }) {
+  const intl = useIntl();
+  const errorMessage = useErrorMessage();
+  const mutation = useMutation({
+    mutationFn: () => callFunction(publishEvent, { eventId }),
+    onSuccess: () =>
+      notifications.show({
+        color: 'green',
+        message: intl.formatMessage({ id: 'editor.published', defaultMessage: 'The event is on sale.' }),
+      }),
+    onError: (error) =>
+      notifications.show({
+        color: 'red',
+        message:
+          error instanceof CallError && (error.details as { reason?: string } | undefined)?.reason === 'no-ticket-types'
+            ? intl.formatMessage({ id: 'editor.publish.needsTypes', defaultMessage: 'Add a ticket type before publishing.' })
+            : errorMessage(error),
+      }),
+  });
+  return (
+    <Button onClick={() => mutation.mutate()} loading={mutation.isPending} disabled={!hasTicketTypes} color="green">
+      <FormattedMessage id="editor.publish" defaultMessage="Publish" />
+    </Button>
+  );
+}
+
+export function EventEditorPage({ eventId, orders }: { eventId: string; orders: ReactNode }) {
+  const intl = useIntl();
+  const eventQuery = useLiveQuery(managedEvent, { eventId });
+  const types = useLiveQuery(ticketAvailability, { eventId });
+  if (eventQuery.error) return <ErrorState error={eventQuery.error} />;
+  const event = eventQuery.rows?.[0];
+  if (!event) return <PageLoader />;
+  const editable = event.status === 'draft' || event.status === 'published';
+
+  return (
+    <Stack gap="lg">
+      <AnchorLink to="/manage/orgs/$organizationId" params={{ organizationId: event.organizationId }} size="sm">
+        <FormattedMessage id="editor.back" defaultMessage="← All events" />
+      </AnchorLink>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Group gap="sm">
+            <Title order={1}>{event.title}</Title>
+            <EventStatusBadge status={event.status} />
+          </Group>
+          <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} />
+          <Text c="dimmed">{event.venue}</Text>
+        </Stack>
+        <Group>
+          <ButtonLink to="/e/$slug" params={{ slug: event.slug }} variant="default">
+            {event.status === 'draft' ? (
+              <FormattedMessage id="editor.preview" defaultMessage="Preview page" />
+            ) : (
+              <FormattedMessage id="editor.viewPublic" defaultMessage="View public page" />
+            )}
+          </ButtonLink>
+          {event.status === 'draft' && <PublishButton eventId={eventId} hasTicketTypes={(types.rows?.length ?? 0) > 0} />}
+        </Group>
+      </Group>
+      <Text>
+        <FormattedMessage
+          id="editor.capacity"
+          defaultMessage="{sold, number} of {capacity, number} places taken"
+          values={{ sold: event.sold, capacity: event.capacity }}
+        />
+      </Text>
+
+      <Card withBorder padding="lg">
+        <Stack gap="md">
+          <Title order={2} size="h4">
+            <FormattedMessage id="editor.ticketTypes" defaultMessage="Ticket types" />
+          </Title>
+          {types.error && <ErrorState error={types.error} />}
+          {types.rows && types.rows.length === 0 && (
+            <EmptyState title={intl.formatMessage({ id: 'editor.noTypes', defaultMessage: 'No ticket types yet' })}>
+              <FormattedMessage id="editor.noTypes.body" defaultMessage="Add at least one before you publish." />
+            </EmptyState>
+          )}
+          {types.rows && types.rows.length > 0 && (
+            <Table.ScrollContainer minWidth={420}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>
+                      <FormattedMessage id="editor.col.name" defaultMessage="Name" />
+                    </Table.Th>
+                    <Table.Th ta="right">
+                      <FormattedMessage id="editor.col.capacity" defaultMessage="Capacity" />
+                    </Table.Th>
+                    <Table.Th ta="right">
+                      <FormattedMessage id="editor.col.remaining" defaultMessage="Remaining" />
+                    </Table.Th>
+                    <Table.Th ta="right">
+                      <FormattedMessage id="editor.col.limit" defaultMessage="Per order" />
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {types.rows.map((type) => (
+                    <Table.Tr key={type.id}>
+                      <Table.Td>{type.name}</Table.Td>
+                      <Table.Td ta="right">{intl.formatNumber(type.capacity)}</Table.Td>
+                      <Table.Td ta="right">{intl.formatNumber(type.remaining)}</Table.Td>
+                      <Table.Td ta="right">{intl.formatNumber(type.maxPerOrder)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          {editable && <AddTicketTypeForm eventId={eventId} />}
+        </Stack>
+      </Card>
+      {orders}
+    </Stack>
+  );
+}

@@ -1,0 +1,72 @@
+import { AnchorLink } from '../../lib/links';
+import { publishedEvents } from '@admit/shared/events';
+import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useLiveQuery } from '../../lib/live';
+import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { EventTime } from './event-time';
+
+export function HomePage() {
+  const intl = useIntl();
+  const { rows, isLoading, error } = useLiveQuery(publishedEvents, {});
+  return (
+    <Stack gap="xl">
+      <Stack gap="xs" py={{ base: 'md', sm: 'xl' }}>
+        <Title order={1} fz={{ base: 28, sm: 40 }}>
+          <FormattedMessage id="home.title" defaultMessage="Tickets for what's on, and a quick way in at the door." />
+        </Title>
+        <Text size="lg" c="dimmed" maw={640}>
+          <FormattedMessage
+            id="home.subtitle"
+            defaultMessage="Find an event, take your tickets in a few taps, and show the QR code at the door."
+          />
+        </Text>
+      </Stack>
+      <Stack gap="md">
+        <Title order={2} size="h3">
+          <FormattedMessage id="home.upcoming" defaultMessage="Upcoming events" />
+        </Title>
+        {error && <ErrorState error={error} />}
+        {isLoading && <PageLoader />}
+        {rows && rows.length === 0 && (
+          <EmptyState title={intl.formatMessage({ id: 'home.empty.title', defaultMessage: 'No events on sale right now' })}>
+            <FormattedMessage id="home.empty.body" defaultMessage="Organizers: sign in and choose Organize to create one." />
+          </EmptyState>
+        )}
+        {rows && rows.length > 0 && (
+          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+            {rows.map((event) => (
+              <Card component="li" key={event.id} withBorder padding="lg">
+                <Stack gap="xs">
+                  <Text size="sm" c="dimmed">
+                    {event.organizationName}
+                  </Text>
+                  <AnchorLink to="/e/$slug" params={{ slug: event.slug }} fw={700} size="lg">
+                    {event.title}
+                  </AnchorLink>
+                  <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} size="sm" />
+                  <Text size="sm">{event.venue}</Text>
+                  <Group>
+                    {event.remaining === 0 ? (
+                      <Badge color="red" variant="light">
+                        <FormattedMessage id="home.soldOut" defaultMessage="Sold out" />
+                      </Badge>
+                    ) : (
+                      <Badge color="green" variant="light">
+                        <FormattedMessage
+                          id="home.remaining"
+                          defaultMessage="{count, plural, one {# place left} other {# places left}}"
+                          values={{ count: event.remaining }}
+                        />
+                      </Badge>
+                    )}
+                  </Group>
+                </Stack>
+              </Card>
+            ))}
+          </SimpleGrid>
+        )}
+      </Stack>
+    </Stack>
+  );
+}

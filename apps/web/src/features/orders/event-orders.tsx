@@ -1,0 +1,92 @@
+import { eventOrders } from '@admit/shared/orders';
+import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
+import { FormattedMessage, defineMessages, useIntl } from 'react-intl';
+import { useLiveQuery } from '../../lib/live';
+import { formatMoney } from '../../lib/money';
+import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+
+const statusNames = defineMessages({
+  pending: { id: 'orders.status.pending', defaultMessage: 'Pending' },
+  paid: { id: 'orders.status.paid', defaultMessage: 'Complete' },
+  expired: { id: 'orders.status.expired', defaultMessage: 'Expired' },
+  cancelled: { id: 'orders.status.cancelled', defaultMessage: 'Cancelled' },
+});
+
+/** An event's orders for its organizers, newest first, updating live. */
+export function EventOrders({ eventId }: { eventId: string }) {
+  const intl = useIntl();
+  const { rows, isLoading, error } = useLiveQuery(eventOrders, { eventId });
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <Title order={2} size="h4">
+          <FormattedMessage id="orders.title" defaultMessage="Orders" />
+        </Title>
+        {error && <ErrorState error={error} />}
+        {isLoading && <PageLoader />}
+        {rows && rows.length === 0 && (
+          <EmptyState title={intl.formatMessage({ id: 'orders.empty.title', defaultMessage: 'No orders yet' })}>
+            <FormattedMessage id="orders.empty.body" defaultMessage="New orders appear here as they come in." />
+          </EmptyState>
+        )}
+        {rows && rows.length > 0 && (
+          <Table.ScrollContainer minWidth={560}>
+            <Table striped aria-label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })}>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>
+                    <FormattedMessage id="orders.col.buyer" defaultMessage="Buyer" />
+                  </Table.Th>
+                  <Table.Th>
+                    <FormattedMessage id="orders.col.when" defaultMessage="When" />
+                  </Table.Th>
+                  <Table.Th ta="right">
+                    <FormattedMessage id="orders.col.tickets" defaultMessage="Tickets" />
+                  </Table.Th>
+                  <Table.Th ta="right">
+                    <FormattedMessage id="orders.col.total" defaultMessage="Total" />
+                  </Table.Th>
+                  <Table.Th>
+                    <FormattedMessage id="orders.col.status" defaultMessage="Status" />
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {rows.map((order) => (
+                  <Table.Tr key={order.id}>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {order.buyerName}
+                      </Text>
+                      <Text size="xs" c="dimmed">
+                        {order.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      <time dateTime={order.createdAt}>
+                        {intl.formatDate(order.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
+                      </time>
+                    </Table.Td>
+                    <Table.Td ta="right">{intl.formatNumber(order.ticketCount)}</Table.Td>
+                    <Table.Td ta="right">
+                      {order.total === 0 ? (
+                        <FormattedMessage id="orders.free" defaultMessage="Free" />
+                      ) : (
+                        formatMoney(intl.locale, order.total, order.currency)
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Badge variant="light" color={order.status === 'paid' ? 'green' : 'gray'}>
+                        {intl.formatMessage(statusNames[order.status])}
+                      </Badge>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </Stack>
+    </Card>
+  );
+}

@@ -1,0 +1,90 @@
+import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
+import { CallableErrorBody, callableErrorCodeFromHttpStatus } from '@admit/shared/callable';
+import type { z } from 'zod';
+
+/** A failed call, as the browser sees it: the protocol's code, a message, and the server's details. */
+export class CallError extends Error {
+  constructor(
+    readonly code: CallableErrorCode,
+    message: string,
+    readonly details?: unknown,
+    /** The HTTP status, or 0 when no response arrived. */
+    readonly httpStatus = 0,
+  ) {
+    super(message);
+    this.name = 'CallError';
+  }
+}
+
+export const defaultCallTimeoutMs = 70_000;
+
+export interface CallOptions {
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+}
+
+export interface CallableClientOptions {
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+/** Calls server functions by their shared contract over `POST /fn/<name>` (DESIGN §3.2). */
+export function createCallableClient({
+  baseUrl = '',
+  fetch: fetchImpl = globalThis.fetch.bind(globalThis),
+}: CallableClientOptions = {}) {
+  return async function call<C extends CallableContract>(
+    contract: C,
+    data: z.input<C['input']>,
+    options: CallOptions = {},
+  ): Promise<z.output<C['output']>> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, options.timeoutMs ?? defaultCallTimeoutMs);
+    const onAbort = () => controller.abort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    if (options.signal?.aborted) controller.abort();
+
+    let response: Response;
+    let body: unknown;
+    try {
+      response = await fetchImpl(`${baseUrl}/fn/${contract.name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...options.headers },
+        body: JSON.stringify({ data }),
+        credentials: 'include',
+        signal: controller.signal,
+      });
+      // The deadline covers the whole answer: a body that stalls after the headers times out too.
+      body = await response.json().catch((error: unknown) => {
+        if (controller.signal.aborted) throw error;
+        return undefined;
+      });
+    } catch (error) {
+      if (timedOut) throw new CallError('deadline-exceeded', 'The server took too long to answer');
+      if (controller.signal.aborted) throw new CallError('cancelled', 'The call was cancelled');
+      throw new CallError('internal', 'The server could not be reached', { cause: String(error) }, 0);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+
+    if (response.ok) {
+      if (body && typeof body === 'object' && 'result' in body) return (body as { result: z.output<C['output']> }).result;
+      throw new CallError('internal', 'The server sent an answer that could not be read', undefined, response.status);
+    }
+    const parsed = CallableErrorBody.safeParse(body);
+    if (parsed.success) {
+      const { status, message, details } = parsed.data.error;
+      throw new CallError(status, message, details, response.status);
+    }
+    const code = callableErrorCodeFromHttpStatus(response.status);
+    throw new CallError(code, response.statusText || code, undefined, response.status);
+  };
+}
+
+export const callFunction = createCallableClient();

@@ -1,0 +1,49 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdmit, type AdmitServer } from './support/admit-server';
+import { launchChromium, linkFromOutbox, newPage } from './support/browser';
+
+describe('a new person signs in with a link by email, which works once', () => {
+  let server: AdmitServer;
+  let browser: Browser;
+  let page: Page;
+  const email = 'lena.link@example.test';
+  let link = '';
+
+  beforeAll(async () => {
+    server = await startAdmit();
+    browser = await launchChromium();
+    page = await newPage(browser, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('asks for a link on the sign-in page and is told to check the inbox', async () => {
+    await page.goto('/sign-in?redirect=/account');
+    await page.getByText('Email link', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    expect(await page.getByRole('status').innerText()).toContain(email);
+    await page.getByRole('link', { name: 'dev outbox' }).waitFor();
+    link = await linkFromOutbox(page, email);
+    expect(link).toContain('/api/auth/magic-link/verify?token=');
+  });
+
+  it('opens the link and lands signed in where it started, with a new account', async () => {
+    await page.goto(link);
+    await page.waitForURL(/\/account$/);
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    expect(await page.getByText(`Email: ${email}`).count()).toBe(1);
+  });
+
+  it('refuses the same link a second time with a clear message', async () => {
+    await page.context().clearCookies();
+    await page.goto(link);
+    await page.getByText('This sign-in link has expired or was used already. Ask for a new one below.').waitFor();
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).waitFor();
+  });
+});

@@ -1,0 +1,104 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startAdmit, type AdmitServer } from './support/admit-server';
+import { launchChromium, newPage } from './support/browser';
+import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
+
+const grace = { login: 'grace', email: 'grace@example.test', name: 'Grace Hopper' };
+
+/** The id of the person the page's session belongs to. */
+async function sessionUserId(page: Page): Promise<string> {
+  const response = await page.request.get('/api/auth/get-session');
+  return ((await response.json()) as { user: { id: string } }).user.id;
+}
+
+/** The account menu's label: the signed-in person's email. */
+async function signedInEmail(page: Page): Promise<string> {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  const label = await page.getByRole('menu').getByText(/@/).innerText();
+  await page.keyboard.press('Escape');
+  return label;
+}
+
+describe('a person signs in with an OpenID Connect provider', () => {
+  let server: AdmitServer;
+  let provider: OidcProvider;
+  let browser: Browser;
+  let page: Page;
+  let firstUserId: string;
+
+  beforeAll(async () => {
+    // Admit's port is chosen first: the provider must know the callback address of the client.
+    const port = String(await freePort());
+    provider = await startOidcProvider({
+      redirectUri: `http://localhost:${port}/api/auth/callback/oidc`,
+      accounts: [grace],
+    });
+    server = await startAdmit({
+      PORT: port,
+      OIDC_ISSUER: provider.issuer,
+      OIDC_CLIENT_ID: provider.clientId,
+      OIDC_CLIENT_SECRET: provider.clientSecret,
+      OIDC_NAME: 'Example ID',
+    });
+    browser = await launchChromium();
+    page = await newPage(browser, server.url);
+    // The provider's dev pages load a web font; this machine has no way out.
+    await page.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await provider?.stop();
+  });
+
+  it('offers the provider on the sign-in and sign-up pages', async () => {
+    await page.goto('/sign-up');
+    await page.getByRole('button', { name: 'Continue with Example ID' }).waitFor();
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Continue with Example ID' }).waitFor();
+  });
+
+  it('signs a new person in through the provider, with the email it vouches for', async () => {
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Continue with Example ID' }).click();
+    // The provider's own sign-in page (oidc-provider's dev interactions: any password).
+    await page.waitForURL((url) => url.href.startsWith(provider.issuer));
+    await page.locator('input[name="login"]').fill(grace.login);
+    await page.locator('input[name="password"]').fill('any password');
+    await page.getByRole('button', { name: 'Sign-in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL((url) => url.href.startsWith(server.url));
+    expect(await signedInEmail(page)).toBe(grace.email);
+    firstUserId = await sessionUserId(page);
+  });
+
+  it('signs the same person into the same account the next time', async () => {
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Continue with Example ID' }).click();
+    // Still signed in at the provider, with consent given: straight back to Admit.
+    await page.waitForURL((url) => url.href.startsWith(server.url) && !url.pathname.startsWith('/sign-in'));
+    expect(await signedInEmail(page)).toBe(grace.email);
+    expect(await sessionUserId(page)).toBe(firstUserId);
+
+    const accounts = await page.request.get('/api/auth/list-accounts');
+    expect(accounts.status()).toBe(200);
+    const linked = (await accounts.json()) as { providerId: string }[];
+    expect(linked.map((account) => account.providerId)).toEqual(['oidc']);
+  });
+
+  it('says so on the sign-in page when the person cancels at the provider', async () => {
+    // Another browser, not signed in at the provider.
+    const other = await newPage(browser, server.url);
+    await other.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
+    await other.goto('/sign-in');
+    await other.getByRole('button', { name: 'Continue with Example ID' }).click();
+    await other.getByRole('link', { name: '[ Cancel ]' }).click();
+    await other.waitForURL((url) => url.href.startsWith(`${server.url}/sign-in`));
+    await other.getByRole('alert').filter({ hasText: 'Signing in with the provider was cancelled.' }).waitFor();
+    await other.context().close();
+  });
+});

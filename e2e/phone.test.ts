@@ -1,0 +1,81 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdmit, type AdmitServer } from './support/admit-server';
+import { launchChromium, newPage } from './support/browser';
+
+/** The newest 6-digit code texted to `phone`, from the dev outbox. */
+async function codeFromOutbox(page: Page, phone: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await page.request.get('/dev/outbox.json');
+    const { messages } = (await response.json()) as { messages: { to: string; channel: string; text: string }[] };
+    const code = messages.find((message) => message.channel === 'sms' && message.to === phone)?.text.match(/\b\d{6}\b/)?.[0];
+    if (code) return code;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`No text message for ${phone} in the outbox`);
+}
+
+describe('a new person signs in with a phone number and a texted code', () => {
+  let server: AdmitServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startAdmit();
+    browser = await launchChromium();
+    page = await newPage(browser, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('explains what a number needs when it has no country code', async () => {
+    await page.goto('/sign-in?redirect=/account');
+    await page.getByText('Phone', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Phone number' }).fill('0151 23456789');
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByText('Enter the number with its country code, starting with +, for example +49 151 23456789.').waitFor();
+  });
+
+  it('texts a code to the number written with spaces, refuses a wrong code, and signs in with the right one', async () => {
+    await page.getByRole('textbox', { name: 'Phone number' }).fill('+49 151 23456789');
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    await page.getByText('We sent a 6-digit code to +4915123456789. It works for 5 minutes.').waitFor();
+    await page.getByRole('link', { name: 'dev outbox' }).waitFor();
+    const codeInput = page.getByRole('textbox', { name: 'Code' });
+    expect(await codeInput.getAttribute('autocomplete')).toBe('one-time-code');
+
+    const code = await codeFromOutbox(page, '+4915123456789');
+    await codeInput.fill(code === '000000' ? '111111' : '000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That code is not right. Check the text message and try again.').waitFor();
+
+    await codeInput.fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/account$/);
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  });
+
+  it('stops accepting a code after three wrong ones, with its own message', async () => {
+    await page.context().clearCookies();
+    await page.goto('/sign-in');
+    await page.getByText('Phone', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Phone number' }).fill('+49 151 23456789');
+    await page.getByRole('button', { name: 'Text me a code' }).click();
+    const codeInput = page.getByRole('textbox', { name: 'Code' });
+    await codeInput.waitFor();
+    const code = await codeFromOutbox(page, '+4915123456789');
+    const wrong = code === '000000' ? '111111' : '000000';
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      await codeInput.fill(wrong);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByText('That code is not right. Check the text message and try again.').waitFor();
+      await page.getByRole('button', { name: 'Sign in' }).and(page.locator(':not([data-loading])')).waitFor();
+    }
+    await codeInput.fill(code);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That was the third wrong code, so it no longer works. Send a new one.').waitFor();
+  });
+});

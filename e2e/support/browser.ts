@@ -1,0 +1,50 @@
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+
+/** Debian's Chromium, started the way this machine's closed network needs (no background traffic). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newPage(browser: Browser, baseURL: string, options: BrowserContextOptions = {}): Promise<Page> {
+  const context = await browser.newContext({ baseURL, locale: 'en-US', ...options });
+  context.setDefaultTimeout(10_000);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => console.error(`[browser] ${error.message}`));
+  return page;
+}
+
+/** The newest link in the dev outbox sent to `email`. */
+export async function linkFromOutbox(page: Page, email: string): Promise<string> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const response = await page.request.get('/dev/outbox.json');
+    const { messages } = (await response.json()) as { messages: { to: string; text: string }[] };
+    const link = messages.find((message) => message.to === email)?.text.match(/https?:\/\/\S+/)?.[0];
+    if (link) return link;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`No email for ${email} in the outbox`);
+}
+
+/** Signs up through the UI and opens the verification link from the dev outbox: signed in afterwards. */
+export async function signUpAndVerify(page: Page, name: string, email: string, password: string) {
+  await page.goto('/sign-up');
+  await page.getByLabel('Your name').fill(name);
+  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+  await page.goto(await linkFromOutbox(page, email));
+  await page.getByRole('button', { name: 'Account menu' }).waitFor();
+}

@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { defineCallableContract } from './callable';
+import { LocalDateTime, TimeZone } from './dates';
+import { defineLiveQueryContract } from './live';
+
+export const EventStatus = z.enum(['draft', 'published', 'sales_closed', 'ended', 'cancelled']);
+export type EventStatus = z.infer<typeof EventStatus>;
+
+export const Id = z.string().min(1).max(64);
+const Capacity = z.int().min(1).max(1_000_000);
+
+export const CreateEventInput = z
+  .strictObject({
+    organizationId: Id,
+    title: z.string().trim().min(2).max(200),
+    description: z.string().trim().max(10_000).default(''),
+    venue: z.string().trim().min(1).max(300),
+    timeZone: TimeZone,
+    startsAtLocal: LocalDateTime,
+    endsAtLocal: LocalDateTime,
+    capacity: Capacity,
+  })
+  .refine((input) => input.endsAtLocal > input.startsAtLocal, {
+    path: ['endsAtLocal'],
+    message: 'The event must end after it starts',
+  });
+export type CreateEventInput = z.input<typeof CreateEventInput>;
+export const CreateEventOutput = z.object({ eventId: z.string(), slug: z.string() });
+export const createEvent = defineCallableContract('events.create', CreateEventInput, CreateEventOutput);
+
+export const AddTicketTypeInput = z.strictObject({
+  eventId: Id,
+  name: z.string().trim().min(1).max(100),
+  capacity: Capacity,
+  maxPerOrder: z.int().min(1).max(100).default(10),
+});
+export type AddTicketTypeInput = z.input<typeof AddTicketTypeInput>;
+export const AddTicketTypeOutput = z.object({ ticketTypeId: z.string() });
+export const addTicketType = defineCallableContract('events.addTicketType', AddTicketTypeInput, AddTicketTypeOutput);
+
+export const PublishEventInput = z.strictObject({ eventId: Id });
+export const PublishEventOutput = z.object({ status: EventStatus });
+export const publishEvent = defineCallableContract('events.publish', PublishEventInput, PublishEventOutput);
+
+const eventFields = {
+  id: z.string(),
+  organizationId: z.string(),
+  slug: z.string(),
+  title: z.string(),
+  description: z.string(),
+  venue: z.string(),
+  timeZone: z.string(),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  currency: z.string(),
+  capacity: z.number(),
+  status: EventStatus,
+};
+
+/** An event as anyone may see it once published. */
+export const PublicEventRow = z.object({
+  ...eventFields,
+  organizationName: z.string(),
+  remaining: z.number(),
+});
+export type PublicEventRow = z.infer<typeof PublicEventRow>;
+export const publicEvent = defineLiveQueryContract(
+  'events.public',
+  z.strictObject({ slug: z.string().min(1).max(120) }),
+  PublicEventRow,
+);
+
+export const publishedEvents = defineLiveQueryContract('events.published', z.strictObject({}), PublicEventRow);
+
+/** A ticket type with what is left of it; `remaining` already takes the event's own capacity into account. */
+export const TicketAvailabilityRow = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  name: z.string(),
+  price: z.number(),
+  capacity: z.number(),
+  maxPerOrder: z.number(),
+  remaining: z.number(),
+  position: z.number(),
+});
+export type TicketAvailabilityRow = z.infer<typeof TicketAvailabilityRow>;
+export const ticketAvailability = defineLiveQueryContract(
+  'events.availability',
+  z.strictObject({ eventId: Id }),
+  TicketAvailabilityRow,
+);
+
+/** An event as its organization's admins manage it. */
+export const ManagedEventRow = z.object({ ...eventFields, sold: z.number() });
+export type ManagedEventRow = z.infer<typeof ManagedEventRow>;
+export const orgEvents = defineLiveQueryContract('events.forOrg', z.strictObject({ organizationId: Id }), ManagedEventRow);
+export const managedEvent = defineLiveQueryContract('events.managed', z.strictObject({ eventId: Id }), ManagedEventRow);

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { CallableErrorBody } from './callable';
+
+/** Every live row has a string id: changes are sent as upserts and removes by id. */
+export type LiveRow = { id: string };
+
+export interface LiveQueryContract<Params extends z.ZodType = z.ZodType, Row extends z.ZodType<LiveRow> = z.ZodType<LiveRow>> {
+  name: string;
+  params: Params;
+  row: Row;
+}
+
+export function defineLiveQueryContract<Params extends z.ZodType, Row extends z.ZodType<LiveRow>>(
+  name: string,
+  params: Params,
+  row: Row,
+): LiveQueryContract<Params, Row> {
+  return { name, params, row };
+}
+
+// The messages of the /live WebSocket (DESIGN §3.3).
+export const LiveClientMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('subscribe'),
+    id: z.string().min(1).max(64),
+    query: z.string().min(1).max(100),
+    params: z.unknown(),
+    /** The last version this client saw of this subscription, when it resubscribes after a reconnect. */
+    version: z.number().int().nonnegative().optional(),
+  }),
+  z.object({ type: z.literal('unsubscribe'), id: z.string().min(1).max(64) }),
+]);
+export type LiveClientMessage = z.infer<typeof LiveClientMessage>;
+
+export type LiveServerMessage =
+  | { type: 'snapshot'; id: string; rows: LiveRow[]; version: number }
+  | {
+      type: 'changes';
+      id: string;
+      upserts: LiveRow[];
+      removes: string[];
+      /** Every row id in the query's order, sent only when rows moved (not when new ones were added at the end). */
+      order?: string[];
+      version: number;
+    }
+  | { type: 'error'; id: string | null; error: CallableErrorBody['error'] };

@@ -1,0 +1,43 @@
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+
+/** The server suite: on PGlite always, and once more on PostgreSQL when TEST_DATABASE_URL names a server. */
+const serverProject = (name: string, databaseUrl: string): TestProjectInlineConfiguration => ({
+  test: {
+    name,
+    include: ['apps/server/src/**/*.test.ts'],
+    environment: 'node',
+    env: { TEST_DATABASE_URL: databaseUrl },
+    globalSetup: ['apps/server/src/testing/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      serverProject('server', ''),
+      ...(postgresUrl ? [serverProject('server-postgres', postgresUrl)] : []),
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/support/global-setup.ts'],
+          environment: 'node',
+          testTimeout: 180_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
