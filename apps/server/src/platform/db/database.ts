@@ -88,6 +88,7 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
   const db = drizzlePg(pool) as unknown as Db;
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let listenClient: pg.PoolClient | undefined;
+  let releaseListener = () => {};
   let closing = false;
 
   async function connectListener(): Promise<pg.PoolClient> {
@@ -96,9 +97,17 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     client.on('notification', (message) => {
       for (const handler of listeners.get(message.channel) ?? []) handler(message.payload ?? '');
     });
-    client.on('error', () => {
+    // Both an error and close() end this connection; whichever comes first releases it, once.
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
       client.release(true);
-      listenClient = undefined;
+      if (listenClient === client) listenClient = undefined;
+    };
+    releaseListener = release;
+    client.on('error', () => {
+      release();
       if (!closing) setTimeout(() => void reconnect(), 500);
     });
     for (const channel of listeners.keys()) await client.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
@@ -107,6 +116,7 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
   async function reconnect() {
     try {
       listenClient = await connectListener();
+      if (closing) releaseListener();
     } catch {
       if (!closing) setTimeout(() => void reconnect(), 1000);
     }
@@ -137,7 +147,8 @@ async function openPostgres(url: string, poolSize = 20): Promise<Database> {
     async close() {
       if (closing) return;
       closing = true;
-      listenClient?.release();
+      // Destroyed, not returned: a session that LISTENs must not be handed out again.
+      releaseListener();
       await pool.end();
     },
   };
