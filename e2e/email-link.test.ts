@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdmit, type AdmitServer } from './support/admit-server';
+import { totpCode } from '../apps/server/src/testing/totp';
 import { launchChromium, linkFromOutbox, newPage } from './support/browser';
 
 describe('a new person signs in with a link by email, which works once', () => {
@@ -45,5 +46,33 @@ describe('a new person signs in with a link by email, which works once', () => {
     await page.goto(link);
     await page.getByText('This sign-in link has expired or was used already. Ask for a new one below.').waitFor();
     await page.getByRole('button', { name: 'Email me a sign-in link' }).waitFor();
+  });
+
+  async function signInByLink() {
+    await page.context().clearCookies();
+    await page.goto('/sign-in?method=email-link&redirect=/account');
+    await page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
+    await page.goto(await linkFromOutbox(page, email));
+  }
+
+  it('turns on two-factor authentication without a password, and the next link asks for the code', async () => {
+    await signInByLink();
+    await page.waitForURL(/\/account$/);
+    expect(await page.getByRole('textbox', { name: 'Your password' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    const secret = (await page.getByTestId('totp-secret').innerText()).trim();
+    await page.getByRole('textbox', { name: 'Code from your app' }).fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Verify and turn on' }).click();
+    await page.getByRole('button', { name: 'I have saved them' }).click();
+
+    await signInByLink();
+    await page.waitForURL(/\/sign-in\?step=second-factor/);
+    await page.getByText('Enter the 6-digit code from your app.').waitFor();
+    await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL(/\/account$/);
+    expect(await page.getByText(`Email: ${email}`).count()).toBe(1);
   });
 });

@@ -45,6 +45,17 @@ describe('the dev outbox in development', () => {
     expect(response.body).not.toContain('<script>alert(1)</script>');
     expect(response.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
   });
+
+  it("shows an email's HTML part, linked from the page, at /dev/outbox/:id", async () => {
+    await t.signUp('Hugo Html');
+    const page = await t.app.inject({ method: 'GET', url: '/dev/outbox' });
+    const href = page.body.match(/<a href="(\/dev\/outbox\/[^"]+)">View the HTML email<\/a>/)![1]!;
+    const html = await t.app.inject({ method: 'GET', url: href });
+    expect(html.statusCode).toBe(200);
+    expect(html.headers['content-type']).toMatch(/^text\/html/);
+    expect(html.body).toContain('Verify my email');
+    expect((await t.app.inject({ method: 'GET', url: '/dev/outbox/no-such-id' })).statusCode).toBe(404);
+  });
 });
 
 describe('an app built with a production configuration', () => {
@@ -76,7 +87,7 @@ describe('an app built with a production configuration', () => {
     if (!databaseClosed) await database?.close();
   });
 
-  it.each(['/dev/outbox.json', '/dev/outbox'])('has no %s (404)', async (url) => {
+  it.each(['/dev/outbox.json', '/dev/outbox', '/dev/outbox/some-id'])('has no %s (404)', async (url) => {
     const response = await production.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('Verify your email');

@@ -37,11 +37,18 @@ const signInRoute = createRoute({
   validateSearch: redirectSearch.extend({
     method: z.enum(['password', 'email-link', 'phone']).optional().catch(undefined),
     error: z.string().max(64).optional().catch(undefined),
+    // An email link for a person with two-factor authentication on comes back as ?step=second-factor.
+    step: z.literal('second-factor').optional().catch(undefined),
   }),
   component: function SignInRoute() {
-    const { redirect, method, error } = signInRoute.useSearch();
+    const { redirect, method, error, step } = signInRoute.useSearch();
     return (
-      <SignInPage redirectTo={redirect ?? '/'} initialMethod={method} linkError={method === 'email-link' ? error : undefined} />
+      <SignInPage
+        redirectTo={redirect ?? '/'}
+        initialMethod={method}
+        linkError={method === 'email-link' ? error : undefined}
+        secondFactor={step === 'second-factor'}
+      />
     );
   },
 });

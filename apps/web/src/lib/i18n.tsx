@@ -2,8 +2,9 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { IntlProvider, type IntlConfig } from 'react-intl';
 import en from '../locales/en.json';
 
-export const locales = ['en', 'de'] as const;
-export type Locale = (typeof locales)[number];
+import { isLocale, localeCookie, locales, pickLocale, type Locale } from '@admit/shared/locales';
+
+export { locales, type Locale };
 export const localeNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
 
 type Messages = Record<string, string>;
@@ -12,17 +13,12 @@ const loaders: Record<Locale, () => Promise<Messages>> = {
   de: async () => (await import('../locales/de.json')).default,
 };
 
-const storageKey = 'admit.locale';
+const storageKey = localeCookie;
 
 function initialLocale(): Locale {
   const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
-  if (saved && (locales as readonly string[]).includes(saved)) return saved as Locale;
-  const preferred = typeof navigator === 'undefined' ? [] : navigator.languages;
-  for (const tag of preferred) {
-    const language = tag.split('-')[0] as Locale;
-    if (locales.includes(language)) return language;
-  }
-  return 'en';
+  if (isLocale(saved)) return saved;
+  return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
 }
 
 const logged = new Set<string>();
@@ -49,6 +45,8 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
       if (current) setMessages({ locale, messages: loaded });
     });
     document.documentElement.lang = locale;
+    // The server writes emails and text messages in the language the person sees.
+    document.cookie = `${localeCookie}=${locale}; path=/; max-age=31536000; samesite=lax`;
     return () => {
       current = false;
     };

@@ -5,14 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  isPluralElement,
-  isSelectElement,
-  isTagElement,
-  parse,
-  TYPE,
-  type MessageFormatElement,
-} from '@formatjs/icu-messageformat-parser';
+import { isPluralElement, parse } from '@formatjs/icu-messageformat-parser';
+import { messageSignature as signature, walkMessage as walk } from '@admit/shared/message-signature';
 import { createElement, Fragment } from 'react';
 import { renderToString } from 'react-dom/server';
 import { FormattedMessage, IntlProvider } from 'react-intl';
@@ -30,28 +24,6 @@ const catalogs: Record<'en' | 'de', Catalog> = { en, de };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const enPath = path.join(root, 'apps/web/src/locales/en.json');
-
-/** Calls visit for every element of a parsed message, inside tags and plural/select options too. */
-function walk(elements: MessageFormatElement[], visit: (element: MessageFormatElement) => void): void {
-  for (const element of elements) {
-    visit(element);
-    if (isTagElement(element)) walk(element.children, visit);
-    if (isPluralElement(element) || isSelectElement(element)) {
-      for (const option of Object.values(element.options)) walk(option.value, visit);
-    }
-  }
-}
-
-/** The argument names (`{name}`, `{count, plural, ...}`) and tag names (`<link>`) a message uses, sorted. */
-function signature(message: string): { arguments: string[]; tags: string[] } {
-  const argumentNames = new Set<string>();
-  const tagNames = new Set<string>();
-  walk(parse(message, { requiresOtherClause: false }), (element) => {
-    if (isTagElement(element)) tagNames.add(element.value);
-    else if (element.type !== TYPE.literal && element.type !== TYPE.pound) argumentNames.add(element.value);
-  });
-  return { arguments: [...argumentNames].sort(), tags: [...tagNames].sort() };
-}
 
 /** Splits a package.json script into its words (single and double quotes group words, no escapes). */
 function words(script: string): string[] {

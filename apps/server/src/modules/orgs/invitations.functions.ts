@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { acceptInvitation, declineInvitation, inviteMember, revokeInvitation, type InvitedRole } from '@admit/shared/orgs';
+import { acceptInvitation, declineInvitation, inviteMember, revokeInvitation } from '@admit/shared/orgs';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SessionUser } from '../../platform/auth/auth';
 import { invitation, member, organization } from '../../platform/auth/organization-schema';
@@ -7,12 +7,12 @@ import { requireOrgRole } from '../../platform/auth/roles';
 import { user } from '../../platform/auth/schema';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
+import { composeActionEmail, mailIntl } from '../../platform/mail/compose';
+import { mailMessages } from '../../platform/mail/messages';
 import { defineCallable } from '../../platform/http/callable';
 import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './org-topics';
 
 const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
-
-const roleInEmail: Record<InvitedRole, string> = { admin: 'an admin', staff: 'door staff' };
 
 async function findInvitation(db: Db, invitationId: string) {
   const [found] = await db.select().from(invitation).where(eq(invitation.id, invitationId));
@@ -77,11 +77,19 @@ export const inviteMemberCallable = defineCallable(inviteMember, {
     ctx.publish(orgInvitationsTopic(input.organizationId), emailInvitationsTopic(email));
     // After the commit: a failed send leaves the invitation, which the invitee also sees on signing in.
     try {
-      await ctx.mailer.send({
-        to: email,
-        subject: `${ctx.user.name} invited you to ${organizationName} on Admit`,
-        text: `Hello,\n\n${ctx.user.name} invited you to join ${organizationName} on Admit as ${roleInEmail[input.role]}.\n\nSign in or create an account with this email address, then accept the invitation here:\n${ctx.publicUrl}/manage\n\nThe invitation expires on ${expiresAt.toUTCString()}. If you do not know ${organizationName}, ignore this email.`,
-      });
+      const t = mailIntl(ctx.locale).formatMessage;
+      const names = { inviter: ctx.user.name, organization: organizationName };
+      await ctx.mailer.send(
+        await composeActionEmail({
+          to: email,
+          locale: ctx.locale,
+          name: null,
+          subject: t(mailMessages.inviteSubject, names),
+          paragraphs: [t(mailMessages.inviteIntro, { ...names, role: input.role }), t(mailMessages.inviteHow)],
+          action: { label: t(mailMessages.inviteAction), url: `${ctx.publicUrl}/manage` },
+          note: t(mailMessages.inviteIgnore, { organization: organizationName, expiresAt }),
+        }),
+      );
     } catch (error) {
       ctx.log.error({ err: error, invitationId }, 'orgs.invite: sending the email failed');
     }

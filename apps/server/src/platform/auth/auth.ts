@@ -3,11 +3,14 @@ import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { bearer, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
+import { composeActionEmail, localeOfRequest, mailIntl } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
+import { mailMessages } from '../mail/messages';
 import type { SmsSender } from '../sms/sms-sender';
 import { prepareAccountDeletion } from './account-deletion';
 import type { FederatedSignIn } from './federated-providers';
 import { consumeIdentifierAttempt } from './identifier-rate-limit';
+import { secondFactorForEveryMethod } from './second-factor';
 import * as authSchema from './schema';
 
 export interface SessionUser {
@@ -39,6 +42,8 @@ export function createAuth(options: {
   rateLimit: boolean;
   federated: FederatedSignIn;
 }) {
+  // A person without a password (email link, phone, provider) turns it on and off with their session alone.
+  const secondFactor = twoFactor({ issuer: 'Admit', allowPasswordless: true });
   return betterAuth({
     appName: 'Admit',
     baseURL: options.publicUrl,
@@ -54,15 +59,23 @@ export function createAuth(options: {
       minPasswordLength: 8,
       // Whoever reset the password may be locking someone else out: every session ends.
       revokeSessionsOnPasswordReset: true,
-      async sendResetPassword({ user, token }) {
+      async sendResetPassword({ user, token }, request) {
         // Straight to the app's page, which sends the token back with the new password.
         const url = new URL('/reset-password', options.publicUrl);
         url.searchParams.set('token', token);
-        await options.mailer.send({
-          to: user.email,
-          subject: 'Reset your Admit password',
-          text: `Hello ${user.name},\n\nOpen this link to choose a new password for Admit:\n${url.href}\n\nThe link works once, for one hour. If you did not ask for this, ignore this email: your password stays as it is.`,
-        });
+        const locale = localeOfRequest(request?.headers);
+        const t = mailIntl(locale).formatMessage;
+        await options.mailer.send(
+          await composeActionEmail({
+            to: user.email,
+            locale,
+            name: user.name,
+            subject: t(mailMessages.resetSubject),
+            paragraphs: [t(mailMessages.resetIntro)],
+            action: { label: t(mailMessages.resetAction), url: url.href },
+            note: t(mailMessages.resetIgnore),
+          }),
+        );
       },
     },
     user: {
@@ -77,22 +90,23 @@ export function createAuth(options: {
     emailVerification: {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
-      async sendVerificationEmail({ user, url }) {
+      async sendVerificationEmail({ user, url }, request) {
+        const locale = localeOfRequest(request?.headers);
+        const t = mailIntl(locale).formatMessage;
         // A person who has verified an address before is here because they asked to change it
         // (Better Auth passes the new address as user.email).
-        if (user.emailVerified) {
-          await options.mailer.send({
+        const change = user.emailVerified;
+        await options.mailer.send(
+          await composeActionEmail({
             to: user.email,
-            subject: 'Confirm your new email for Admit',
-            text: `Hello ${user.name},\n\nOpen this link to make this your email address for Admit:\n${url}\n\nUntil you do, your account keeps its old address. If you did not ask for this, ignore this email.`,
-          });
-          return;
-        }
-        await options.mailer.send({
-          to: user.email,
-          subject: 'Verify your email for Admit',
-          text: `Hello ${user.name},\n\nOpen this link to verify your email address and finish signing up for Admit:\n${url}\n\nIf you did not sign up, ignore this email.`,
-        });
+            locale,
+            name: user.name,
+            subject: t(change ? mailMessages.changeEmailSubject : mailMessages.verifySubject),
+            paragraphs: [t(change ? mailMessages.changeEmailIntro : mailMessages.verifyIntro)],
+            action: { label: t(change ? mailMessages.changeEmailAction : mailMessages.verifyAction), url },
+            note: t(change ? mailMessages.changeEmailIgnore : mailMessages.verifyIgnore),
+          }),
+        );
       },
     },
     rateLimit: {
@@ -115,12 +129,20 @@ export function createAuth(options: {
       magicLink({
         // Consumed atomically on first use (the plugin allows one attempt); unknown addresses get an account.
         expiresIn: 15 * 60,
-        async sendMagicLink({ email, url }) {
-          await options.mailer.send({
-            to: email,
-            subject: 'Your sign-in link for Admit',
-            text: `Hello,\n\nOpen this link to sign in to Admit:\n${url}\n\nThe link works once, for 15 minutes. If you did not ask for it, ignore this email: nobody can sign in without opening it.`,
-          });
+        async sendMagicLink({ email, url }, ctx) {
+          const locale = localeOfRequest(ctx?.headers);
+          const t = mailIntl(locale).formatMessage;
+          await options.mailer.send(
+            await composeActionEmail({
+              to: email,
+              locale,
+              name: null,
+              subject: t(mailMessages.linkSubject),
+              paragraphs: [t(mailMessages.linkIntro)],
+              action: { label: t(mailMessages.linkAction), url },
+              note: t(mailMessages.linkIgnore),
+            }),
+          );
         },
       }),
       phoneNumber({
@@ -128,14 +150,16 @@ export function createAuth(options: {
         expiresIn: 5 * 60,
         allowedAttempts: 3,
         phoneNumberValidator: (phone) => e164.test(phone),
-        async sendOTP({ phoneNumber: to, code }) {
-          await options.sms.send({ to, text: `${code} is your Admit sign-in code. It expires in 5 minutes.` });
+        async sendOTP({ phoneNumber: to, code }, ctx) {
+          const text = mailIntl(localeOfRequest(ctx?.headers)).formatMessage(mailMessages.smsCode, { code });
+          await options.sms.send({ to, text });
         },
         signUpOnVerification: { getTempEmail: phoneSignUpEmail },
       }),
-      // Asked after password sign-in (the plugin's sign-in paths); email link and phone code are
-      // possession factors of their own and are not asked for a second one.
-      twoFactor({ issuer: 'Admit' }),
+      // Asked after every sign-in: the plugin's own paths (password) and, through
+      // secondFactorForEveryMethod, the email link and the phone code.
+      secondFactor,
+      secondFactorForEveryMethod(secondFactor),
       ...options.federated.plugins,
     ],
     advanced: { ipAddress: { ipAddressHeaders: [clientIpHeader] } },

@@ -207,4 +207,56 @@ describe('two-factor authentication', () => {
     expect((await authPost('/two-factor/disable', { password: person.password }, signedIn.cookie)).status).toBe(200);
     expect((await signIn(person.email, person.password)).body.twoFactorRedirect).toBeUndefined();
   });
+
+  /** A person who signed in without a password turns TOTP on with the session alone. */
+  async function turnOnTotp(cookie: string) {
+    const enabled = await authPost('/two-factor/enable', {}, cookie);
+    expect(enabled.status).toBe(200);
+    const secret = secretOfTotpUri(enabled.body.totpURI as string);
+    expect((await authPost('/two-factor/verify-totp', { code: totpCode(secret) }, cookie)).status).toBe(200);
+    return secret;
+  }
+
+  it('is asked after an email link too: the link leads to the code step, with no session until the code', async () => {
+    const email = 'link-totp@example.test';
+    const first = await openLink((await requestMagicLink(email)).link);
+    const secret = await turnOnTotp(cookiesOf(first.headers['set-cookie']));
+
+    const opened = await openLink((await requestMagicLink(email)).link);
+    expect(opened.statusCode).toBe(302);
+    expect(opened.headers.location).toBe(`/sign-in?step=second-factor&redirect=%2Fmy-tickets`);
+    const pending = cookiesOf(opened.headers['set-cookie']);
+    expect(pending).not.toMatch(/session_token=[^;]/);
+    expect(await sessionUserOf(pending)).toBeNull();
+
+    const signedIn = await authPost('/two-factor/verify-totp', { code: totpCode(secret) }, pending);
+    expect(signedIn.status).toBe(200);
+    expect(await sessionUserOf(signedIn.cookie)).toMatchObject({ email });
+  });
+
+  it('is asked after a phone code too', async () => {
+    const phoneNumber = newPhone();
+    const signInByPhone = async () => {
+      await authPost('/phone-number/send-otp', { phoneNumber });
+      const code = (await latestMessageTo(phoneNumber, 'sms')).text.match(/\b\d{6}\b/)![0];
+      return authPost('/phone-number/verify', { phoneNumber, code });
+    };
+    const secret = await turnOnTotp((await signInByPhone()).cookie);
+
+    const challenged = await signInByPhone();
+    expect(challenged.status).toBe(200);
+    expect(challenged.body).toMatchObject({ twoFactorRedirect: true, twoFactorMethods: ['totp'] });
+    expect(await sessionUserOf(challenged.cookie)).toBeNull();
+
+    const signedIn = await authPost('/two-factor/verify-totp', { code: totpCode(secret) }, challenged.cookie);
+    expect(signedIn.status).toBe(200);
+    expect(await sessionUserOf(signedIn.cookie)).toMatchObject({ phoneNumber });
+  });
+
+  it('still needs the password to turn it on for a person who has one', async () => {
+    const person = await t.signUp();
+    const withoutPassword = await authPost('/two-factor/enable', {}, person.cookie);
+    expect(withoutPassword.status).toBe(400);
+    expect(withoutPassword.body.code).toBe('INVALID_PASSWORD');
+  });
 });

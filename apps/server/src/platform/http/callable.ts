@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
+import type { Locale } from '@admit/shared/locales';
 import { callableErrorHttpStatus, fieldIssuesOf } from '@admit/shared/callable';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
 import type { Db } from '../db/database';
+import { localeOf } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
 import { CallableError, callableErrorFromDatabase } from './callable-error';
 
@@ -21,6 +23,8 @@ export interface CallContext {
   mailer: Mailer;
   /** The address people reach the app at, for links in emails. */
   publicUrl: string;
+  /** The caller's language (the app's language cookie, else Accept-Language), for what is sent to them. */
+  locale: Locale;
 }
 export type AuthedCallContext = CallContext & { user: SessionUser };
 
@@ -143,6 +147,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         publish: (...names) => names.forEach((name) => topics.add(name)),
         mailer: deps.mailer,
         publicUrl: deps.publicUrl,
+        locale: localeOf(request.headers.cookie, request.headers['accept-language']),
       };
 
       try {

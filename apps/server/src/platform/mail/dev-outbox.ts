@@ -1,4 +1,4 @@
-import { desc } from 'drizzle-orm';
+import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { outboxMessage } from './schema';
@@ -14,6 +14,13 @@ export async function registerDevOutbox(app: FastifyInstance, db: Db) {
 
   app.get('/dev/outbox.json', async () => ({ messages: await latest() }));
 
+  // An email's HTML part as a mail app would show it.
+  app.get<{ Params: { id: string } }>('/dev/outbox/:id', async (request, reply) => {
+    const [message] = await db.select().from(outboxMessage).where(eq(outboxMessage.id, request.params.id));
+    if (!message?.html) return reply.code(404).type('text/plain').send('No such email, or it has no HTML part');
+    return reply.type('text/html; charset=utf-8').send(message.html);
+  });
+
   app.get('/dev/outbox', async (_request, reply) => {
     const messages = await latest();
     const items = messages
@@ -21,7 +28,7 @@ export async function registerDevOutbox(app: FastifyInstance, db: Db) {
         (message) => `<article>
   <header><strong>${escapeHtml(message.subject || message.channel.toUpperCase())}</strong>
   <span>to ${escapeHtml(message.to)} · <time datetime="${message.createdAt.toISOString()}">${message.createdAt.toISOString()}</time></span></header>
-  <pre>${linkify(escapeHtml(message.text))}</pre>
+  <pre>${linkify(escapeHtml(message.text))}</pre>${message.html ? `\n  <p><a href="/dev/outbox/${encodeURIComponent(message.id)}">View the HTML email</a></p>` : ''}
 </article>`,
       )
       .join('\n');

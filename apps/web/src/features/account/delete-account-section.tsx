@@ -1,22 +1,9 @@
 import { Alert, Button, Group, Modal, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient } from '../../lib/auth-client';
 import { authErrorMessage } from './auth-error';
-
-/** Whether the person has a password (then it confirms the deletion; otherwise they type a word). */
-function useHasPassword() {
-  return useQuery({
-    queryKey: ['account', 'sign-in-methods'],
-    queryFn: async () => {
-      const result = await authClient.listAccounts();
-      if (result.error) throw new Error(result.error.message ?? 'Could not list sign-in methods');
-      return result.data;
-    },
-    select: (accounts) => accounts.some((account) => account.providerId === 'credential'),
-  }).data;
-}
+import { useHasPassword } from './use-has-password';
 
 export function DeleteAccountSection() {
   const intl = useIntl();

@@ -1,9 +1,7 @@
 import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
-import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { authClient } from '../../lib/auth-client';
-import { liveClient } from '../../lib/live';
 import { authErrorMessage } from './auth-error';
 import { useDevOutbox } from './dev-outbox';
 
@@ -47,9 +45,8 @@ function phoneErrorMessage(intl: IntlShape, error: { code?: string; status?: num
 }
 
 /** Sign-in with a phone number and a 6-digit code by SMS; the first verified code creates the account. */
-export function PhoneSignIn({ redirectTo }: { redirectTo: string }) {
+export function PhoneSignIn({ onSignedIn, onSecondFactor }: { onSignedIn(): Promise<void>; onSecondFactor(): void }) {
   const intl = useIntl();
-  const navigate = useNavigate();
   const devOutbox = useDevOutbox();
   const [phone, setPhone] = useState('');
   const [sentTo, setSentTo] = useState<string | null>(null);
@@ -94,8 +91,9 @@ export function PhoneSignIn({ redirectTo }: { redirectTo: string }) {
       setError(phoneErrorMessage(intl, result.error));
       return;
     }
-    liveClient.reconnect();
-    await navigate({ to: redirectTo });
+    // With two-factor authentication on, the right code leads to the second step, not in.
+    if ('twoFactorRedirect' in result.data && result.data.twoFactorRedirect) onSecondFactor();
+    else await onSignedIn();
   }
 
   const errorAlert = error && (

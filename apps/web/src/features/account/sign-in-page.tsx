@@ -18,13 +18,22 @@ const SignInForm = z.object({ email: z.email(), password: z.string().min(1) });
 
 export type SignInMethod = 'password' | 'email-link' | 'phone';
 
-/** `linkError`: the code the server puts on the sign-in address when an email link did not work. */
-export function SignInPage(props: { redirectTo: string; initialMethod?: SignInMethod; linkError?: string }) {
+/**
+ * `linkError`: the code the server puts on the sign-in address when an email link did not work.
+ * `secondFactor`: an email link was right and the person has two-factor authentication on, so
+ * the page opens at the code step (the server holds the pending sign-in in a cookie).
+ */
+export function SignInPage(props: {
+  redirectTo: string;
+  initialMethod?: SignInMethod;
+  linkError?: string;
+  secondFactor?: boolean;
+}) {
   const { redirectTo, linkError } = props;
   const intl = useIntl();
   const navigate = useNavigate();
   const [method, setMethod] = useState<SignInMethod>(props.initialMethod ?? 'password');
-  const [twoFactorPending, setTwoFactorPending] = useState(false);
+  const [twoFactorPending, setTwoFactorPending] = useState(props.secondFactor ?? false);
   const [error, setError] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const form = useForm({ initialValues: { email: '', password: '' }, validate: validateWith(SignInForm, intl) });
@@ -88,7 +97,7 @@ export function SignInPage(props: { redirectTo: string; initialMethod?: SignInMe
           </Alert>
         )}
         {method === 'email-link' && <EmailLinkSignIn redirectTo={redirectTo} />}
-        {method === 'phone' && <PhoneSignIn redirectTo={redirectTo} />}
+        {method === 'phone' && <PhoneSignIn onSignedIn={signedIn} onSecondFactor={() => setTwoFactorPending(true)} />}
         {method === 'password' && (
           <form onSubmit={submit} noValidate>
             <Stack>

@@ -18,6 +18,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { authClient, useSession } from '../../lib/auth-client';
 import { authErrorMessage } from './auth-error';
+import { useHasPassword } from './use-has-password';
 
 const messages = defineMessages({
   wrongPassword: { id: 'twoFactor.setup.wrongPassword', defaultMessage: 'Your password is not right.' },
@@ -70,6 +71,8 @@ export function TwoFactorSection() {
   const [notice, setNotice] = useState<'disabled' | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const enabled = Boolean(session.data?.user.twoFactorEnabled);
+  // Without a password of their own (email link, phone, provider), the session is enough.
+  const hasPassword = useHasPassword() !== false;
 
   async function run<T>(action: () => Promise<{ data: T | null; error: { code?: string; status?: number } | null }>) {
     setSubmitting(true);
@@ -86,7 +89,7 @@ export function TwoFactorSection() {
 
   async function start(event: FormEvent) {
     event.preventDefault();
-    const data = await run(() => authClient.twoFactor.enable({ password }));
+    const data = await run(() => authClient.twoFactor.enable(hasPassword ? { password } : {}));
     if (!data || data.method !== 'totp') return;
     setPassword('');
     setCode('');
@@ -103,7 +106,7 @@ export function TwoFactorSection() {
 
   async function disable(event: FormEvent) {
     event.preventDefault();
-    const data = await run(() => authClient.twoFactor.disable({ password }));
+    const data = await run(() => authClient.twoFactor.disable(hasPassword ? { password } : {}));
     if (!data) return;
     setPassword('');
     setNotice('disabled');
@@ -114,7 +117,7 @@ export function TwoFactorSection() {
       {error}
     </Alert>
   );
-  const passwordInput = (
+  const passwordInput = hasPassword && (
     <PasswordInput
       label={intl.formatMessage({ id: 'twoFactor.password', defaultMessage: 'Your password' })}
       autoComplete="current-password"
@@ -215,7 +218,7 @@ export function TwoFactorSection() {
           <Text>
             <FormattedMessage
               id="twoFactor.enabled.body"
-              defaultMessage="When you sign in with your password, Admit also asks for a code from your authenticator app."
+              defaultMessage="Each time you sign in, Admit also asks for a code from your authenticator app."
             />
           </Text>
           {errorAlert}
@@ -240,7 +243,7 @@ export function TwoFactorSection() {
           <Text>
             <FormattedMessage
               id="twoFactor.off.body"
-              defaultMessage="Protect your account with a code from an authenticator app each time you sign in with your password."
+              defaultMessage="Protect your account with a code from an authenticator app each time you sign in."
             />
           </Text>
           {errorAlert}

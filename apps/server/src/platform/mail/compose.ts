@@ -1,0 +1,73 @@
+import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
+import { render } from '@react-email/components';
+import { acceptLanguageTags, isLocale, localeCookie, locales, pickLocale, type Locale } from '@admit/shared/locales';
+import { createElement } from 'react';
+import { ActionEmail } from './action-email';
+import de from './locales/de.json';
+import type { Email } from './mailer';
+import { mailMessages } from './messages';
+
+const catalogs: Record<Locale, Record<string, string>> = { en: {}, de };
+const cache = createIntlCache();
+const intls = new Map<Locale, IntlShape>(
+  locales.map((locale) => [
+    locale,
+    createIntl(
+      {
+        locale,
+        messages: catalogs[locale],
+        defaultLocale: 'en',
+        // Expiry times in emails are given in UTC (the recipient's zone is not known).
+        timeZone: 'UTC',
+        // A broken translation falls back to the English text; it never stops an email.
+        onError: () => {},
+      },
+      cache,
+    ),
+  ]),
+);
+
+/** The formatter for emails and text messages in one language. */
+export const mailIntl = (locale: Locale): IntlShape => intls.get(locale)!;
+
+/** The language to write to the person behind a request in: the app's language cookie, else Accept-Language. */
+export function localeOf(cookieHeader: string | undefined, acceptLanguage: string | undefined): Locale {
+  const cookie = cookieHeader
+    ?.split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === localeCookie)?.[1];
+  if (isLocale(cookie)) return cookie;
+  return pickLocale(acceptLanguageTags(acceptLanguage));
+}
+
+/** localeOf for a Fetch request's headers (Better Auth's callbacks). */
+export const localeOfRequest = (headers: Headers | undefined): Locale =>
+  localeOf(headers?.get('cookie') ?? undefined, headers?.get('accept-language') ?? undefined);
+
+export interface ActionEmailContent {
+  to: string;
+  locale: Locale;
+  /** The person's name, or null when it is not known (sign-in link, invitation). */
+  name: string | null;
+  subject: string;
+  paragraphs: string[];
+  action: { label: string; url: string };
+  note: string;
+}
+
+/** An "open this link" email as HTML (React Email) with its plain-text part, in the person's language. */
+export async function composeActionEmail(content: ActionEmailContent): Promise<Email> {
+  const intl = mailIntl(content.locale);
+  const element = createElement(ActionEmail, {
+    lang: content.locale,
+    preview: content.paragraphs[0] ?? content.subject,
+    greeting: intl.formatMessage(mailMessages.greeting, { name: content.name ?? 'none' }),
+    paragraphs: content.paragraphs,
+    action: content.action,
+    buttonFallback: intl.formatMessage(mailMessages.buttonFallback),
+    note: content.note,
+    footer: intl.formatMessage(mailMessages.footer, { host: new URL(content.action.url).host }),
+  });
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { to: content.to, subject: content.subject, html, text };
+}

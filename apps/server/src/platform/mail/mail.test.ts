@@ -1,0 +1,125 @@
+import { messageSignature } from '@admit/shared/message-signature';
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import de from './locales/de.json';
+import { mailMessages } from './messages';
+import { outboxMessage } from './schema';
+
+let t: TestApp;
+const origin = 'http://localhost:3000';
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+async function latest(to: string, channel: 'email' | 'sms' = 'email') {
+  const [message] = await t.db
+    .select()
+    .from(outboxMessage)
+    .where(and(eq(outboxMessage.to, to), eq(outboxMessage.channel, channel)))
+    .orderBy(desc(outboxMessage.createdAt))
+    .limit(1);
+  if (!message) throw new Error(`nothing sent to ${to}`);
+  return message;
+}
+
+const authPost = (path: string, payload: unknown, headers: Record<string, string> = {}) =>
+  t.app.inject({
+    method: 'POST',
+    url: `/api/auth${path}`,
+    headers: { 'content-type': 'application/json', origin, ...headers },
+    payload: JSON.stringify(payload),
+  });
+
+describe('the German catalog of emails and text messages', () => {
+  const english = Object.values(mailMessages);
+  const german = de as Record<string, string>;
+
+  it('translates every message and nothing else', () => {
+    expect(english.map((message) => message.id).filter((id) => !(id in german))).toEqual([]);
+    expect(Object.keys(german).filter((id) => !english.some((message) => message.id === id))).toEqual([]);
+  });
+
+  it('keeps the arguments of every English message', () => {
+    for (const message of english) {
+      expect(messageSignature(german[message.id]!), message.id).toEqual(messageSignature(message.defaultMessage));
+    }
+  });
+});
+
+describe('emails', () => {
+  it('are a clean HTML email with a plain-text part that carries the same link', async () => {
+    const email = 'html@example.test';
+    await authPost('/sign-up/email', { name: 'Hanna Html', email, password: 'correct horse battery', callbackURL: '/' });
+    const message = await latest(email);
+    expect(message.subject).toBe('Verify your email for Admit');
+    expect(message.html).toMatch(/^<!DOCTYPE html/i);
+    expect(message.html).toContain('<html dir="ltr" lang="en"');
+    expect(message.html).toContain('Hello Hanna Html,');
+    const link = message.text.match(/https?:\/\/\S+/)![0];
+    expect(link).toContain('/api/auth/verify-email?token=');
+    expect(message.html).toContain(`href="${link.replaceAll('&', '&amp;')}"`);
+    expect(message.text).toContain('Verify my email');
+    expect(message.text).not.toMatch(/<[a-z]/i);
+  });
+
+  it('escape what a person typed, such as their name', async () => {
+    const email = 'escape@example.test';
+    await authPost('/sign-up/email', { name: '<b>Bold</b>', email, password: 'correct horse battery', callbackURL: '/' });
+    const message = await latest(email);
+    expect(message.html).not.toContain('<b>Bold</b>');
+    expect(message.html).toContain('&lt;b&gt;Bold&lt;/b&gt;');
+  });
+
+  it("are written in the app's language, from its language cookie", async () => {
+    const email = 'deutsch@example.test';
+    await authPost(
+      '/sign-up/email',
+      { name: 'Dora', email, password: 'correct horse battery', callbackURL: '/' },
+      { cookie: 'admit.locale=de', 'accept-language': 'en' },
+    );
+    const message = await latest(email);
+    expect(message.subject).toBe('Bestätigen Sie Ihre E-Mail-Adresse für Admit');
+    expect(message.html).toContain('<html dir="ltr" lang="de"');
+    expect(message.text).toContain('Hallo Dora,');
+    expect(message.text).toContain('E-Mail-Adresse bestätigen');
+  });
+
+  it("follow the browser's languages without the cookie, and English when Admit speaks none of them", async () => {
+    await authPost(
+      '/sign-in/magic-link',
+      { email: 'at@example.test', callbackURL: '/' },
+      { 'accept-language': 'fr-CH, de-AT;q=0.8' },
+    );
+    expect((await latest('at@example.test')).subject).toBe('Ihr Anmeldelink für Admit');
+    await authPost('/sign-in/magic-link', { email: 'fr@example.test', callbackURL: '/' }, { 'accept-language': 'fr, ja' });
+    expect((await latest('fr@example.test')).subject).toBe('Your sign-in link for Admit');
+  });
+
+  it('say when an invitation expires, in German too', async () => {
+    const owner = await t.signUp('Olga Owner');
+    const { body } = await t.call<{ organizationId: string }>('orgs.create', { name: 'Kulturhaus' }, owner.cookie);
+    await t.call(
+      'orgs.invite',
+      { organizationId: body.result.organizationId, email: 'eingeladen@example.test', role: 'staff' },
+      `${owner.cookie}; admit.locale=de`,
+    );
+    const message = await latest('eingeladen@example.test');
+    expect(message.subject).toBe('Olga Owner hat Sie zu Kulturhaus auf Admit eingeladen');
+    expect(message.text).toContain('Olga Owner hat Sie eingeladen, Kulturhaus auf Admit als Einlasspersonal beizutreten.');
+    expect(message.text).toMatch(/Die Einladung läuft am \d{1,2}\. \S+ \d{4} um \d{2}:\d{2} UTC ab\./);
+    expect(message.text).toContain(`${origin}/manage`);
+  });
+});
+
+describe('text messages', () => {
+  it('carry the sign-in code in the person’s language', async () => {
+    const phoneNumber = '+491510000999';
+    await authPost('/phone-number/send-otp', { phoneNumber }, { cookie: 'admit.locale=de' });
+    expect((await latest(phoneNumber, 'sms')).text).toMatch(/^\d{6} ist Ihr Admit-Anmeldecode\. Er läuft in 5 Minuten ab\.$/);
+    await authPost('/phone-number/send-otp', { phoneNumber });
+    expect((await latest(phoneNumber, 'sms')).text).toMatch(/^\d{6} is your Admit sign-in code\. It expires in 5 minutes\.$/);
+  });
+});
