@@ -1,10 +1,11 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage } from './support/browser';
+import { launchChromium, newPage, signUpAndVerify } from './support/browser';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
 
 const grace = { login: 'grace', email: 'grace@example.test', name: 'Grace Hopper' };
+const ada = { login: 'ada', email: 'ada@example.test', name: 'Ada Lovelace' };
 
 /** The id of the person the page's session belongs to. */
 async function sessionUserId(page: Page): Promise<string> {
@@ -32,7 +33,7 @@ describe('a person signs in with an OpenID Connect provider', () => {
     const port = String(await freePort());
     provider = await startOidcProvider({
       redirectUri: `http://localhost:${port}/api/auth/callback/oidc`,
-      accounts: [grace],
+      accounts: [grace, ada],
     });
     server = await startAdmit({
       PORT: port,
@@ -100,5 +101,32 @@ describe('a person signs in with an OpenID Connect provider', () => {
     await other.waitForURL((url) => url.href.startsWith(`${server.url}/sign-in`));
     await other.getByRole('alert').filter({ hasText: 'Signing in with the provider was cancelled.' }).waitFor();
     await other.context().close();
+  });
+
+  it('links the provider to an account made with a password, from the account page', async () => {
+    const adas = await newPage(browser, server.url);
+    await adas.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
+    await signUpAndVerify(adas, ada.name, ada.email, 'a long enough password');
+    const passwordUserId = await sessionUserId(adas);
+
+    await adas.goto('/account');
+    await adas.getByText('Email and password', { exact: true }).waitFor();
+    await adas.getByRole('button', { name: 'Link Example ID' }).click();
+    await adas.waitForURL((url) => url.href.startsWith(provider.issuer));
+    await adas.locator('input[name="login"]').fill(ada.login);
+    await adas.locator('input[name="password"]').fill('any password');
+    await adas.getByRole('button', { name: 'Sign-in' }).click();
+    await adas.getByRole('button', { name: 'Continue' }).click();
+    await adas.waitForURL(`${server.url}/account`);
+    await adas.getByRole('button', { name: 'Remove Example ID' }).waitFor();
+    await adas.getByRole('button', { name: 'Remove Email and password' }).waitFor();
+
+    // Signed out, the provider now signs Ada into the account she made with her password.
+    await adas.context().clearCookies({ name: /^better-auth\./ });
+    await adas.goto('/sign-in');
+    await adas.getByRole('button', { name: 'Continue with Example ID' }).click();
+    await adas.waitForURL((url) => url.href.startsWith(server.url) && !url.pathname.startsWith('/sign-in'));
+    expect(await sessionUserId(adas)).toBe(passwordUserId);
+    await adas.context().close();
   });
 });

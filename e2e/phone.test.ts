@@ -56,6 +56,9 @@ describe('a new person signs in with a phone number and a texted code', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/account$/);
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    // Its only sign-in method, listed as such; no email link to a reserved address.
+    await page.getByText('A code sent to +4915123456789').waitFor();
+    expect(await page.getByText(/A link sent to/).count()).toBe(0);
   });
 
   it('stops accepting a code after three wrong ones, with its own message', async () => {

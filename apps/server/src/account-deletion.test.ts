@@ -85,6 +85,27 @@ describe('account deletion', () => {
     expect(await t.db.select().from(user).where(eq(user.id, owner.user.id))).toHaveLength(1);
   });
 
+  it('refuses while the person owns an organization with other members, who would be left without an owner', async () => {
+    const owner = await t.signUp('Oskar Owner');
+    const colleague = await t.signUp('Cleo Colleague');
+    const { body } = await t.call<{ organizationId: string }>('orgs.create', { name: 'Team Venue' }, owner.cookie);
+    const organizationId = body.result.organizationId;
+    const invited = await t.call<{ invitationId: string }>(
+      'orgs.invite',
+      { organizationId, email: colleague.email, role: 'staff' },
+      owner.cookie,
+    );
+    await t.call('orgs.acceptInvitation', { invitationId: invited.body.result.invitationId }, colleague.cookie);
+
+    const refused = await authPost('/delete-user', { password: owner.password }, owner.cookie);
+    expect(refused.status).toBe(400);
+    expect(refused.body.code).toBe('OWNS_ORGANIZATION_WITH_MEMBERS');
+
+    // Once the colleague owns it, the former owner (now admin) may go.
+    await t.call('orgs.transferOwnership', { organizationId, userId: colleague.user.id }, owner.cookie);
+    expect((await authPost('/delete-user', { password: owner.password }, owner.cookie)).status).toBe(200);
+  });
+
   it('lets an owner whose upcoming events have no paid orders delete their account', async () => {
     const owner = await t.signUp('Otto Owner');
     await createPublishedEvent(t, owner.cookie);

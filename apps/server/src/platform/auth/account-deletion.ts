@@ -7,11 +7,14 @@ export const deletedAccountPlaceholder = 'Deleted account';
 
 /** The error code the browser turns into a sentence (features/account/delete-account-section.tsx). */
 export const ownsOrganizationWithUpcomingSalesCode = 'OWNS_ORGANIZATION_WITH_UPCOMING_SALES';
+/** Refused while the person owns an organization others belong to: it would be left without an owner. */
+export const ownsOrganizationWithMembersCode = 'OWNS_ORGANIZATION_WITH_MEMBERS';
 
 /**
  * Runs before Better Auth deletes a person (decision 0015). Raw SQL because platform code may not
  * import the modules that own these tables. Refuses while the person owns an organization with an
- * event not yet ended that has a paid order; otherwise erases their name and email from the orders
+ * event not yet ended that has a paid order, or one that has other members (who would be left
+ * without an owner); otherwise erases their name and email from the orders
  * they placed and those orders' tickets, which stay valid. The erasure must happen before the
  * deletion: afterwards `order.buyer_id` is null (ON DELETE SET NULL) and the orders are anonymous.
  */
@@ -26,6 +29,16 @@ export async function prepareAccountDeletion(db: Db, userId: string) {
     throw new APIError('BAD_REQUEST', {
       code: ownsOrganizationWithUpcomingSalesCode,
       message: 'You own an organization with an upcoming event that has paid orders; transfer ownership first.',
+    });
+  const withMembers = (await db.execute(sql`
+    select 1 from member m
+    where m.user_id = ${userId} and m.role = 'owner'
+      and exists (select 1 from member other where other.organization_id = m.organization_id and other.user_id <> ${userId})
+    limit 1`)) as unknown as { rows: unknown[] };
+  if (withMembers.rows.length > 0)
+    throw new APIError('BAD_REQUEST', {
+      code: ownsOrganizationWithMembersCode,
+      message: 'You own an organization that has other members; transfer ownership to one of them first.',
     });
   await db.transaction(async (tx) => {
     await tx.execute(sql`

@@ -120,6 +120,12 @@ export function createAuth(options: {
         '/phone-number/send-otp': { window: 60, max: 5 },
         '/phone-number/verify': { window: 60, max: 10 },
         '/two-factor/verify-totp': { window: 60, max: 10 },
+        // Starting a provider's sign-in guesses nothing (the provider checks the person); Better
+        // Auth's default for /sign-in/* (3 in 10 s) would stop someone who tries twice.
+        '/sign-in/social': { window: 60, max: 20 },
+        '/sign-in/oauth2': { window: 60, max: 20 },
+        '/link-social': { window: 60, max: 20 },
+        '/oauth2/link': { window: 60, max: 20 },
       },
     },
     // API clients send `Authorization: Bearer <token>` (the `set-auth-token` header of sign-in)

@@ -38,9 +38,15 @@ export function DeleteAccountSection() {
               defaultMessage:
                 'You own an organization with an upcoming event that has paid orders. Transfer ownership or wait until the event has ended, then delete your account.',
             })
-          : result.error.code === 'INVALID_PASSWORD'
-            ? intl.formatMessage({ id: 'account.delete.wrongPassword', defaultMessage: 'That password is not right.' })
-            : authErrorMessage(intl, result.error),
+          : result.error.code === 'OWNS_ORGANIZATION_WITH_MEMBERS'
+            ? intl.formatMessage({
+                id: 'account.delete.ownsOrganizationWithMembers',
+                defaultMessage:
+                  'You own an organization that other people belong to. Make one of them the owner on its members page, then delete your account.',
+              })
+            : result.error.code === 'INVALID_PASSWORD'
+              ? intl.formatMessage({ id: 'account.delete.wrongPassword', defaultMessage: 'That password is not right.' })
+              : authErrorMessage(intl, result.error),
       );
       return;
     }

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
-import { authClient } from '../../lib/auth-client';
+import { authClient, useSession } from '../../lib/auth-client';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { authErrorMessage } from './auth-error';
 import { useFederatedProviders } from './federated-sign-in';
@@ -45,6 +45,11 @@ export function SignInMethodsSection() {
   const queryClient = useQueryClient();
   const accounts = useLinkedAccounts();
   const providers = useFederatedProviders();
+  const user = useSession().data?.user;
+  // Not accounts of their own: an email link reaches any verified address (phone sign-ups have a
+  // reserved one that cannot receive mail), a code any verified phone number.
+  const emailLinkTo = user?.emailVerified && !user.email.endsWith('.invalid') ? user.email : null;
+  const phone = user?.phoneNumberVerified ? user.phoneNumber : null;
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -128,6 +133,26 @@ export function SignInMethodsSection() {
                 </Paper>
               );
             })}
+            {emailLinkTo && (
+              <Paper withBorder p="sm">
+                <Text fw={600}>{methodName(intl, 'magic-link', providers)}</Text>
+                <Text size="sm" c="dimmed">
+                  <FormattedMessage
+                    id="account.methods.emailLinkTo"
+                    defaultMessage="A link sent to {email}"
+                    values={{ email: emailLinkTo }}
+                  />
+                </Text>
+              </Paper>
+            )}
+            {phone && (
+              <Paper withBorder p="sm">
+                <Text fw={600}>{methodName(intl, 'phone-number', providers)}</Text>
+                <Text size="sm" c="dimmed">
+                  <FormattedMessage id="account.methods.phoneTo" defaultMessage="A code sent to {phone}" values={{ phone }} />
+                </Text>
+              </Paper>
+            )}
           </Stack>
         )}
         {linkable.length > 0 && (
