@@ -70,6 +70,7 @@ describe('an app built with a production configuration', () => {
       AUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
       PUBLIC_URL: 'https://tickets.example.org',
       STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
     });
     production = await buildApp({

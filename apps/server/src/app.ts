@@ -7,6 +7,7 @@ import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { eventsCallables } from './modules/events/events.functions';
 import { eventsLiveQueries } from './modules/events/events.live';
+import { orderTopics, releaseExpiredHolds } from './modules/orders/checkout';
 import { ordersCallables } from './modules/orders/orders.functions';
 import { ordersLiveQueries } from './modules/orders/orders.live';
 import { orgsCallables } from './modules/orgs/orgs.functions';
@@ -20,9 +21,12 @@ import { registerCallables } from './platform/http/callable';
 import { LiveHub } from './platform/live/live-hub';
 import { registerDevOutbox } from './platform/mail/dev-outbox';
 import { createMailer } from './platform/mail/mailer';
+import type { PaymentProvider } from './platform/payments/payment-provider';
+import { createSandboxProvider, sandboxCallables } from './platform/payments/sandbox-provider';
+import { createStripeProvider } from './platform/payments/stripe-provider';
 import { createSmsSender } from './platform/sms/sms-sender';
 
-export const callables = [...orgsCallables, ...eventsCallables, ...ordersCallables];
+export const callables = [...orgsCallables, ...eventsCallables, ...ordersCallables, ...sandboxCallables];
 export const liveQueries = [...orgsLiveQueries, ...eventsLiveQueries, ...ordersLiveQueries, ...ticketsLiveQueries];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -38,6 +42,10 @@ export interface BuildAppOptions {
   /** How often a signed-in /live socket checks that its session still exists (revoked or expired: closed). */
   liveSessionCheckMs?: number;
   webDistDir?: string;
+  /** The payment provider, instead of the one the configuration names (tests: Stripe on a stand-in). */
+  payments?: PaymentProvider;
+  /** How often pending orders whose hold has ended are released (default 30 s). */
+  holdSweepMs?: number;
 }
 
 /** Builds the whole server (used by main.ts with a port, and by tests through `app.inject`). */
@@ -104,6 +112,27 @@ export async function buildApp(options: BuildAppOptions) {
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
 
+  // Stripe when its keys are set (config.ts requires them in production), else the sandbox.
+  const payments =
+    options.payments ??
+    (config.STRIPE_SECRET_KEY
+      ? createStripeProvider({
+          secretKey: config.STRIPE_SECRET_KEY,
+          publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        })
+      : createSandboxProvider(database.db));
+
+  // Holds also end on read (orders.create); the sweeper gives the places back to everyone's counts.
+  const sweeper = setInterval(() => {
+    releaseExpiredHolds(database.db).then(
+      (expired) => expired.forEach((released) => hub.publish(orderTopics(released))),
+      (error: unknown) => app.log.error({ err: error }, 'releasing expired holds failed'),
+    );
+  }, options.holdSweepMs ?? 30_000);
+  sweeper.unref();
+  app.addHook('onClose', async () => clearInterval(sweeper));
+
   app.get('/healthz', async (_request, reply) => {
     try {
       await database.ping();
@@ -121,6 +150,7 @@ export async function buildApp(options: BuildAppOptions) {
     publish: (topics) => hub.publish(topics),
     mailer,
     publicUrl: options.publicUrl,
+    payments,
   });
   app.get('/live', { websocket: true }, async (socket, request) => {
     // Messages may arrive while the session is looked up: hold them until the connection is served.

@@ -22,6 +22,9 @@ interface World {
   publishedSlug: string;
   ticketTypeId: string;
   invitationId: string;
+  /** The buyer's pending order for a paid ticket, with its sandbox payment started. */
+  buyerOrderId: string;
+  clientSecret: string;
 }
 
 interface Row {
@@ -51,6 +54,15 @@ const staffUp: Record<Actor, Outcome> = {
 };
 const adminUp: Record<Actor, Outcome> = { ...staffUp, staff: 'permission-denied' };
 const ownerOnly: Record<Actor, Outcome> = { ...adminUp, admin: 'permission-denied' };
+/** The buyer's own order: everyone else gets `not-found`, whatever their role. */
+const buyerOnly: Record<Actor, Outcome> = {
+  signedOut: 'unauthenticated',
+  buyer: 'ok',
+  staff: 'not-found',
+  admin: 'not-found',
+  owner: 'not-found',
+  otherOwner: 'not-found',
+};
 const inviteeOnly: Record<Actor, Outcome> = {
   signedOut: 'unauthenticated',
   buyer: 'ok',
@@ -109,6 +121,26 @@ const callableMatrix: Record<string, Row> = {
     input: (w) => ({ eventId: w.publishedEventId, lines: [{ ticketTypeId: w.ticketTypeId, quantity: 1 }] }),
     expect: anyoneSignedIn,
   },
+  'orders.startPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: buyerOnly },
+  'orders.confirmPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: buyerOnly },
+  'orders.cancel': { input: (w) => ({ orderId: w.buyerOrderId }), expect: buyerOnly },
+  'payments.sandboxConfirm': {
+    input: (w) => ({ clientSecret: w.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }),
+    expect: anyoneSignedIn,
+    note: 'The client secret is the capability, as at Stripe: whoever holds it may pay.',
+  },
+  'payments.sandboxAuthenticate': {
+    input: (w) => ({ clientSecret: w.clientSecret, approve: true }),
+    expect: {
+      ...anyoneSignedIn,
+      buyer: 'failed-precondition',
+      staff: 'failed-precondition',
+      admin: 'failed-precondition',
+      owner: 'failed-precondition',
+      otherOwner: 'failed-precondition',
+    },
+    note: 'Signed in, it is allowed; with no confirmation step pending it answers failed-precondition.',
+  },
 };
 
 const liveQueryMatrix: Record<string, Row> = {
@@ -123,6 +155,7 @@ const liveQueryMatrix: Record<string, Row> = {
   'events.managed': { input: (w) => ({ eventId: w.draftEventId }), expect: staffUp },
   'orders.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
   'tickets.mine': { input: () => ({}), expect: anyoneSignedIn },
+  'orders.mine': { input: (w) => ({ orderId: w.buyerOrderId }), expect: buyerOnly },
 };
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
@@ -150,7 +183,10 @@ async function newWorld(): Promise<World> {
   const { organizationId } = await createOrgAs(t, owner, 'Matrix Hall');
   await addMember(t, organizationId, people.admin.user.id, 'admin');
   await addMember(t, organizationId, people.staff.user.id, 'staff');
-  const published = await createPublishedEvent(t, owner, { organizationId });
+  const published = await createPublishedEvent(t, owner, {
+    organizationId,
+    ticketTypes: [{ capacity: 50 }, { name: 'Seated', capacity: 20, price: 1500 }],
+  });
   const draft = await createEventAs(t, owner, organizationId);
   await addTicketTypeAs(t, owner, draft.eventId, { capacity: 10 });
   const invited = await t.call<{ invitationId: string }>(
@@ -159,6 +195,17 @@ async function newWorld(): Promise<World> {
     owner,
   );
   if (invited.status !== 200) throw new Error(`set-up invitation failed: ${JSON.stringify(invited.body)}`);
+  const ordered = await t.call<{ orderId: string }>(
+    'orders.create',
+    { eventId: published.eventId, lines: [{ ticketTypeId: published.ticketTypeIds[1]!, quantity: 1 }] },
+    people.buyer.cookie,
+  );
+  const started = await t.call<{ clientSecret: string }>(
+    'orders.startPayment',
+    { orderId: ordered.body.result.orderId },
+    people.buyer.cookie,
+  );
+  if (started.status !== 200) throw new Error(`set-up payment failed: ${JSON.stringify(started.body)}`);
   return {
     organizationId,
     draftEventId: draft.eventId,
@@ -166,6 +213,8 @@ async function newWorld(): Promise<World> {
     publishedSlug: published.slug,
     ticketTypeId: published.ticketTypeIds[0]!,
     invitationId: invited.body.result.invitationId,
+    buyerOrderId: ordered.body.result.orderId,
+    clientSecret: started.body.result.clientSecret,
   };
 }
 

@@ -28,12 +28,22 @@ export type CreateEventInput = z.input<typeof CreateEventInput>;
 export const CreateEventOutput = z.object({ eventId: z.string(), slug: z.string() });
 export const createEvent = defineCallableContract('events.create', CreateEventInput, CreateEventOutput);
 
-export const AddTicketTypeInput = z.strictObject({
-  eventId: Id,
-  name: z.string().trim().min(1).max(100),
-  capacity: Capacity,
-  maxPerOrder: z.int().min(1).max(100).default(10),
-});
+export const AddTicketTypeInput = z
+  .strictObject({
+    eventId: Id,
+    name: z.string().trim().min(1).max(100),
+    capacity: Capacity,
+    maxPerOrder: z.int().min(1).max(100).default(10),
+    /** In minor units of the event's currency (cents; yen for JPY); 0 is free. */
+    price: z.int().min(0).max(100_000_000).default(0),
+    /** When sales open and close, as wall-clock times in the event's time zone. */
+    salesStartLocal: LocalDateTime.optional(),
+    salesEndLocal: LocalDateTime.optional(),
+  })
+  .refine((input) => !input.salesStartLocal || !input.salesEndLocal || input.salesEndLocal > input.salesStartLocal, {
+    path: ['salesEndLocal'],
+    message: 'Sales must end after they start',
+  });
 export type AddTicketTypeInput = z.input<typeof AddTicketTypeInput>;
 export const AddTicketTypeOutput = z.object({ ticketTypeId: z.string() });
 export const addTicketType = defineCallableContract('events.addTicketType', AddTicketTypeInput, AddTicketTypeOutput);

@@ -18,11 +18,21 @@ export const CreateOrderInput = z.strictObject({
 });
 export type CreateOrderInput = z.input<typeof CreateOrderInput>;
 
-export const OrderStatus = z.enum(['pending', 'paid', 'expired', 'cancelled']);
+/**
+ * pending: capacity held until holdExpiresAt while the buyer pays; paid: tickets issued;
+ * expired: the hold ran out unpaid; cancelled: the buyer left, or the payment came too late and
+ * was refunded; refunded / partially_refunded: an admin gave money back.
+ */
+export const OrderStatus = z.enum(['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded']);
+export type OrderStatus = z.infer<typeof OrderStatus>;
 export const CreateOrderOutput = z.object({
   orderId: z.string(),
   status: OrderStatus,
   ticketCount: z.number(),
+  /** In minor units of the currency; 0 for free orders. */
+  total: z.number().optional(),
+  /** Set on a pending order: when its hold ends. */
+  holdExpiresAt: z.string().nullable().optional(),
 });
 export const createOrder = defineCallableContract('orders.create', CreateOrderInput, CreateOrderOutput);
 
@@ -48,3 +58,52 @@ export const EventOrderRow = z.object({
 });
 export type EventOrderRow = z.infer<typeof EventOrderRow>;
 export const eventOrders = defineLiveQueryContract('orders.forEvent', z.strictObject({ eventId: Id }), EventOrderRow);
+
+const OrderIdInput = z.strictObject({ orderId: Id });
+
+/** The buyer starts paying a pending order: the server creates the payment with the provider. */
+export const StartPaymentOutput = z.object({
+  provider: z.enum(['stripe', 'sandbox']),
+  clientSecret: z.string(),
+  /** Stripe's publishable key (null for the sandbox). */
+  publishableKey: z.string().nullable(),
+  amount: z.number(),
+  currency: z.string(),
+});
+export type StartPaymentOutput = z.infer<typeof StartPaymentOutput>;
+export const startPayment = defineCallableContract('orders.startPayment', OrderIdInput, StartPaymentOutput);
+
+/** After the browser confirmed: the server reads the payment from the provider and completes the order. */
+export const confirmPayment = defineCallableContract(
+  'orders.confirmPayment',
+  OrderIdInput,
+  z.object({ status: OrderStatus, paymentStatus: z.string().nullable() }),
+);
+
+/** The buyer leaves a pending order: its hold is released at once. */
+export const cancelOrder = defineCallableContract('orders.cancel', OrderIdInput, z.object({ status: OrderStatus }));
+
+export const OrderLineRow = z.object({
+  ticketTypeId: z.string(),
+  ticketTypeName: z.string(),
+  quantity: z.number(),
+  unitPrice: z.number(),
+});
+
+/** One of the buyer's own orders, as the checkout and order pages show it. */
+export const MyOrderRow = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventTitle: z.string(),
+  eventSlug: z.string(),
+  status: OrderStatus,
+  total: z.number(),
+  refundedAmount: z.number(),
+  currency: z.string(),
+  holdExpiresAt: z.string().nullable(),
+  paymentProvider: z.string().nullable(),
+  lines: z.array(OrderLineRow),
+  createdAt: z.string(),
+});
+export type MyOrderRow = z.infer<typeof MyOrderRow>;
+export const myOrder = defineLiveQueryContract('orders.mine', OrderIdInput, MyOrderRow);

@@ -7,6 +7,7 @@ const production = {
   AUTH_SECRET: 'a-production-secret-of-at-least-32-chars',
   PUBLIC_URL: 'https://tickets.example.org',
   STRIPE_SECRET_KEY: 'sk_test_x',
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
   STRIPE_WEBHOOK_SECRET: 'whsec_x',
 };
 
@@ -104,6 +105,11 @@ describe('loadConfig', () => {
       expect(error.message).toBe(`Configuration error: ${variable} is required when NODE_ENV=production`);
     },
   );
+
+  it('refuses a Stripe secret key without its publishable key, naming it', () => {
+    const error = configErrorOf({ NODE_ENV: 'development', STRIPE_SECRET_KEY: 'sk_test_x' });
+    expect(error.message).toBe('Configuration error: STRIPE_PUBLISHABLE_KEY is required with STRIPE_SECRET_KEY');
+  });
 
   it('does not require the production secrets in development or test', () => {
     expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();

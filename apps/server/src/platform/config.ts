@@ -59,6 +59,8 @@ const ConfigSchema = z
         if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when SMS_PROVIDER is set' });
       }
     }
+    if (config.STRIPE_SECRET_KEY && !config.STRIPE_PUBLISHABLE_KEY)
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is required with STRIPE_SECRET_KEY' });
     if (config.NODE_ENV !== 'production') return;
     for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
       if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });

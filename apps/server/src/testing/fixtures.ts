@@ -35,12 +35,18 @@ export async function addTicketTypeAs(
   t: TestApp,
   cookie: string,
   eventId: string,
-  ticketType: { name?: string; capacity: number; maxPerOrder?: number },
+  ticketType: { name?: string; capacity: number; maxPerOrder?: number; price?: number },
 ) {
   const { ticketTypeId } = await expectResult<{ ticketTypeId: string }>(
     t,
     'events.addTicketType',
-    { eventId, name: ticketType.name ?? 'Standing', capacity: ticketType.capacity, maxPerOrder: ticketType.maxPerOrder ?? 10 },
+    {
+      eventId,
+      name: ticketType.name ?? 'Standing',
+      capacity: ticketType.capacity,
+      maxPerOrder: ticketType.maxPerOrder ?? 10,
+      price: ticketType.price ?? 0,
+    },
     cookie,
   );
   return ticketTypeId;
@@ -57,7 +63,7 @@ export async function createPublishedEvent(
   options: {
     organizationId?: string;
     capacity?: number;
-    ticketTypes?: { name?: string; capacity: number; maxPerOrder?: number }[];
+    ticketTypes?: { name?: string; capacity: number; maxPerOrder?: number; price?: number }[];
   } = {},
 ) {
   const organizationId = options.organizationId ?? (await createOrgAs(t, cookie)).organizationId;

@@ -41,6 +41,16 @@ const checks: { name: string; query: SQL }[] = [
       where tt.sold <> (select count(*) from ticket t where t.ticket_type_id = tt.id and t.status = 'valid')`,
   },
   {
+    name: 'ticket type held differs from the places in its pending orders',
+    query: sql`
+      select tt.id, tt.held,
+        coalesce((select sum(ol.quantity) from order_line ol join "order" o on o.id = ol.order_id
+                  where ol.ticket_type_id = tt.id and o.status = 'pending'), 0)::int as pending
+      from ticket_type tt
+      where tt.held <> coalesce((select sum(ol.quantity) from order_line ol join "order" o on o.id = ol.order_id
+                                 where ol.ticket_type_id = tt.id and o.status = 'pending'), 0)`,
+  },
+  {
     name: 'paid order whose tickets differ from its order lines',
     query: sql`
       select o.id, l.ticket_type_id, l.quantity, l.tickets

@@ -50,6 +50,9 @@ export const addTicketTypeCallable = defineCallable(addTicketType, {
       name: input.name,
       capacity: input.capacity,
       maxPerOrder: input.maxPerOrder,
+      price: input.price,
+      salesStart: input.salesStartLocal ? zonedLocalToInstant(input.salesStartLocal, found.timeZone) : null,
+      salesEnd: input.salesEndLocal ? zonedLocalToInstant(input.salesEndLocal, found.timeZone) : null,
       position: existing,
     });
     ctx.publish(eventTopic(input.eventId));

@@ -289,7 +289,13 @@ describe('events.addTicketType', () => {
     ['a per-order limit of 0', { maxPerOrder: 0 }, 'maxPerOrder'],
     ['a per-order limit of 101', { maxPerOrder: 101 }, 'maxPerOrder'],
     ['an empty event id', { eventId: '' }, 'eventId'],
-    ['a price, which cannot be set yet', { price: 1000 }, ''],
+    ['a negative price', { price: -1 }, 'price'],
+    ['a fractional price (prices are minor units)', { price: 9.99 }, 'price'],
+    [
+      'sales that end before they start',
+      { salesStartLocal: '2030-06-01T10:00', salesEndLocal: '2030-05-01T10:00' },
+      'salesEndLocal',
+    ],
   ])('refuses %s with invalid-argument naming the field', async (_label, overrides, path) => {
     const { status, body } = await t.call(
       'events.addTicketType',

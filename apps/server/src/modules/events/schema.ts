@@ -25,6 +25,8 @@ export const event = pgTable(
       .notNull()
       .default('draft'),
     coverFile: text('cover_file'),
+    /** How long a pending order holds its tickets while the buyer pays. */
+    holdMinutes: integer('hold_minutes').notNull().default(10),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [

@@ -1,14 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { createOrder } from '@admit/shared/orders';
+import { randomUUID } from 'node:crypto';
+import { cancelOrder, confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event, ticketType } from '../events/schema';
+import { orderTopics, releaseExpiredHolds, releaseHold, settlePayment } from './checkout';
 import { order, orderLine, ticket } from './schema';
-
-/** 128 random bits, base64url (22 characters): unguessable, and short enough for a small QR code. */
-export const newTicketCode = () => randomBytes(16).toString('base64url');
+import { newTicketCode } from './ticket-code';
 
 class SoldOut extends CallableError {
   constructor(details: { ticketTypeId?: string; requested: number; remaining: number }) {
@@ -25,9 +24,12 @@ export const createOrderCallable = defineCallable(createOrder, {
         .select({ id: order.id, status: order.status })
         .from(order)
         .where(and(eq(order.buyerId, buyer.id), eq(order.idempotencyKey, input.idempotencyKey)));
-      if (existing)
-        return { orderId: existing.id, status: existing.status, ticketCount: await ticketCountOf(ctx.db, existing.id) };
+      if (existing) return answerFor(ctx.db, existing.id);
     }
+
+    // Checked on read: an expired hold never blocks a buyer, whenever the sweeper last ran.
+    const expired = await releaseExpiredHolds(ctx.db, input.eventId);
+    for (const released of expired) ctx.publish(...orderTopics(released));
 
     const [found] = await ctx.db.select().from(event).where(eq(event.id, input.eventId));
     if (!found || found.status === 'draft') throw new CallableError('not-found', 'No such event');
@@ -46,9 +48,23 @@ export const createOrderCallable = defineCallable(createOrder, {
       }
     });
     if (fields.length > 0) throw new CallableError('invalid-argument', 'The order is not valid', { fields });
-    if (input.lines.some((line) => typeById.get(line.ticketTypeId)!.price > 0)) {
-      throw new CallableError('unimplemented', 'Paid tickets cannot be bought yet');
+    const now = new Date();
+    for (const line of input.lines) {
+      const type = typeById.get(line.ticketTypeId)!;
+      if (type.salesStart && now < type.salesStart)
+        throw new CallableError('failed-precondition', 'Sales have not started', {
+          reason: 'sales-not-started',
+          ticketTypeId: type.id,
+          salesStart: type.salesStart.toISOString(),
+        });
+      if (type.salesEnd && now >= type.salesEnd)
+        throw new CallableError('failed-precondition', 'Sales have ended', { reason: 'sales-ended', ticketTypeId: type.id });
     }
+    // Prices are the server's, never the browser's. Anything to pay: the places are held, not sold.
+    const total = input.lines.reduce((sum, line) => sum + typeById.get(line.ticketTypeId)!.price * line.quantity, 0);
+    const paid = total > 0;
+    const counter = paid ? 'held' : 'sold';
+    const holdExpiresAt = paid ? new Date(now.getTime() + found.holdMinutes * 60_000) : null;
 
     const quantity = input.lines.reduce((sum, line) => sum + line.quantity, 0);
     // Always lock the event row first and ticket types in id order: concurrent orders never deadlock.
@@ -59,7 +75,7 @@ export const createOrderCallable = defineCallable(createOrder, {
       await ctx.db.transaction(async (tx) => {
         const reserved = await tx
           .update(event)
-          .set({ sold: sql`${event.sold} + ${quantity}` })
+          .set({ [counter]: sql`${event[counter]} + ${quantity}` })
           .where(
             and(
               eq(event.id, found.id),
@@ -75,7 +91,7 @@ export const createOrderCallable = defineCallable(createOrder, {
         for (const line of lines) {
           const taken = await tx
             .update(ticketType)
-            .set({ sold: sql`${ticketType.sold} + ${line.quantity}` })
+            .set({ [counter]: sql`${ticketType[counter]} + ${line.quantity}` })
             .where(
               and(
                 eq(ticketType.id, line.ticketTypeId),
@@ -98,9 +114,11 @@ export const createOrderCallable = defineCallable(createOrder, {
           buyerId: buyer.id,
           buyerName: buyer.name,
           email: buyer.email,
-          status: 'paid',
-          total: 0,
+          status: paid ? 'pending' : 'paid',
+          total,
           currency: found.currency,
+          holdExpiresAt,
+          locale: ctx.locale,
           idempotencyKey: input.idempotencyKey ?? null,
         });
         await tx.insert(orderLine).values(
@@ -109,9 +127,11 @@ export const createOrderCallable = defineCallable(createOrder, {
             orderId,
             ticketTypeId: line.ticketTypeId,
             quantity: line.quantity,
-            unitPrice: 0,
+            unitPrice: typeById.get(line.ticketTypeId)!.price,
           })),
         );
+        // Paid orders get their tickets when the payment succeeds (checkout.ts settlePayment).
+        if (paid) return;
         await tx.insert(ticket).values(
           lines.flatMap((line) =>
             Array.from({ length: line.quantity }, () => ({
@@ -130,31 +150,110 @@ export const createOrderCallable = defineCallable(createOrder, {
       // The same key sent twice at once: the unique index let one through; answer with that order.
       if (input.idempotencyKey && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') {
         const [existing] = await ctx.db
-          .select({ id: order.id, status: order.status })
+          .select({ id: order.id })
           .from(order)
           .where(and(eq(order.buyerId, buyer.id), eq(order.idempotencyKey, input.idempotencyKey)));
-        if (existing)
-          return { orderId: existing.id, status: existing.status, ticketCount: await ticketCountOf(ctx.db, existing.id) };
+        if (existing) return answerFor(ctx.db, existing.id);
       }
       throw error;
     }
 
-    ctx.publish(
-      `event:${found.id}`,
-      `event:${found.id}:orders`,
-      `user:${buyer.id}:tickets`,
-      `org:${found.organizationId}:events`,
-    );
-    return { orderId, status: 'paid' as const, ticketCount: quantity };
+    ctx.publish(...orderTopics({ id: orderId, eventId: found.id, buyerId: buyer.id }, found.organizationId));
+    return {
+      orderId,
+      status: paid ? ('pending' as const) : ('paid' as const),
+      ticketCount: paid ? 0 : quantity,
+      total,
+      holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
+    };
   },
 });
 
-async function ticketCountOf(db: Db, orderId: string) {
+/** The buyer's own order, or not-found (another person's order id reveals nothing). */
+async function ownOrder(db: Db, orderId: string, userId: string) {
+  const [found] = await db
+    .select()
+    .from(order)
+    .where(and(eq(order.id, orderId), eq(order.buyerId, userId)));
+  if (!found) throw new CallableError('not-found', 'No such order');
+  return found;
+}
+
+export const startPaymentCallable = defineCallable(startPayment, {
+  auth: 'required',
+  async handler(input, ctx) {
+    let found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    if (found.status === 'pending' && found.holdExpiresAt && found.holdExpiresAt <= new Date()) {
+      const released = await releaseHold(ctx.db, found.id, 'expired', { onlyIfDue: true });
+      if (released) ctx.publish(...orderTopics(released));
+      found = released ?? found;
+    }
+    if (found.status !== 'pending')
+      throw new CallableError('failed-precondition', 'This order cannot be paid', {
+        reason: 'not-pending',
+        status: found.status,
+      });
+    const [{ title }] = (await ctx.db.select({ title: event.title }).from(event).where(eq(event.id, found.eventId))) as [
+      { title: string },
+    ];
+    // Unreachable provider: `unavailable`, and the hold stays for a retry.
+    const intent = await ctx.payments.createPaymentIntent({
+      orderId: found.id,
+      amount: found.total,
+      currency: found.currency.toLowerCase(),
+      locale: found.locale ?? ctx.locale,
+      email: found.email,
+      description: title,
+    });
+    await ctx.db.update(order).set({ paymentProvider: ctx.payments.kind, paymentRef: intent.ref }).where(eq(order.id, found.id));
+    return {
+      provider: ctx.payments.kind,
+      clientSecret: intent.clientSecret,
+      publishableKey: ctx.payments.publishableKey,
+      amount: found.total,
+      currency: found.currency,
+    };
+  },
+});
+
+export const confirmPaymentCallable = defineCallable(confirmPayment, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    if (!found.paymentRef) return { status: found.status, paymentStatus: null };
+    // The browser's word is not enough: the payment is read back from the provider.
+    const payment = await ctx.payments.retrievePaymentIntent(found.paymentRef);
+    const settled = await settlePayment(ctx.db, ctx.payments, found.id, payment);
+    ctx.publish(...orderTopics(settled.order));
+    return { status: settled.order.status, paymentStatus: payment.status };
+  },
+});
+
+export const cancelOrderCallable = defineCallable(cancelOrder, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    const released = await releaseHold(ctx.db, found.id, 'cancelled');
+    if (!released) return { status: found.status };
+    ctx.publish(...orderTopics(released));
+    return { status: released.status };
+  },
+});
+
+/** orders.create's answer for an order that exists (the same idempotency key sent again). */
+async function answerFor(db: Db, orderId: string) {
+  const [found] = await db.select().from(order).where(eq(order.id, orderId));
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(ticket)
     .where(eq(ticket.orderId, orderId));
-  return row?.n ?? 0;
+  return {
+    orderId,
+    status: found!.status,
+    ticketCount: row?.n ?? 0,
+    total: found!.total,
+    holdExpiresAt: found!.holdExpiresAt?.toISOString() ?? null,
+  };
 }
 
-export const ordersCallables = [createOrderCallable];
+export const ordersCallables = [createOrderCallable, startPaymentCallable, confirmPaymentCallable, cancelOrderCallable];

@@ -1,10 +1,10 @@
-import { eventOrders } from '@admit/shared/orders';
-import { desc, eq, sql } from 'drizzle-orm';
+import { eventOrders, myOrder } from '@admit/shared/orders';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { event } from '../events/schema';
-import { order } from './schema';
+import { event, ticketType } from '../events/schema';
+import { order, orderLine } from './schema';
 
 export const eventOrdersLive = defineLiveQuery(eventOrders, {
   auth: 'required',
@@ -35,4 +35,49 @@ export const eventOrdersLive = defineLiveQuery(eventOrders, {
   topics: (params) => [`event:${params.eventId}:orders`],
 });
 
-export const ordersLiveQueries = [eventOrdersLive];
+/** One order of the signed-in buyer (another person's order id is `not-found`): the checkout watches it settle. */
+export const myOrderLive = defineLiveQuery(myOrder, {
+  auth: 'required',
+  async load(params, ctx) {
+    const [found] = await ctx.db
+      .select({
+        id: order.id,
+        eventId: order.eventId,
+        eventTitle: event.title,
+        eventSlug: event.slug,
+        status: order.status,
+        total: order.total,
+        refundedAmount: order.refundedAmount,
+        currency: order.currency,
+        holdExpiresAt: order.holdExpiresAt,
+        paymentProvider: order.paymentProvider,
+        createdAt: order.createdAt,
+      })
+      .from(order)
+      .innerJoin(event, eq(event.id, order.eventId))
+      .where(and(eq(order.id, params.orderId), eq(order.buyerId, ctx.user.id)));
+    if (!found) throw new CallableError('not-found', 'No such order');
+    const lines = await ctx.db
+      .select({
+        ticketTypeId: orderLine.ticketTypeId,
+        ticketTypeName: ticketType.name,
+        quantity: orderLine.quantity,
+        unitPrice: orderLine.unitPrice,
+      })
+      .from(orderLine)
+      .innerJoin(ticketType, eq(ticketType.id, orderLine.ticketTypeId))
+      .where(eq(orderLine.orderId, found.id))
+      .orderBy(asc(ticketType.position), asc(ticketType.name));
+    return [
+      {
+        ...found,
+        lines,
+        holdExpiresAt: found.holdExpiresAt?.toISOString() ?? null,
+        createdAt: found.createdAt.toISOString(),
+      },
+    ];
+  },
+  topics: (params) => [`order:${params.orderId}`],
+});
+
+export const ordersLiveQueries = [eventOrdersLive, myOrderLive];

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
 import { event, ticketType } from '../events/schema';
@@ -12,7 +13,9 @@ export const order = pgTable(
     buyerId: text('buyer_id').references(() => user.id, { onDelete: 'set null' }),
     buyerName: text('buyer_name').notNull(),
     email: text('email').notNull(),
-    status: text('status', { enum: ['pending', 'paid', 'expired', 'cancelled'] }).notNull(),
+    status: text('status', {
+      enum: ['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded'],
+    }).notNull(),
     total: integer('total').notNull(),
     refundedAmount: integer('refunded_amount').notNull().default(0),
     currency: text('currency').notNull(),
@@ -27,6 +30,10 @@ export const order = pgTable(
     index('order_event_idx').on(table.eventId),
     index('order_buyer_idx').on(table.buyerId),
     uniqueIndex('order_buyer_idempotency_idx').on(table.buyerId, table.idempotencyKey),
+    // The hold sweeper's question: which pending orders have run out?
+    index('order_pending_hold_idx')
+      .on(table.holdExpiresAt)
+      .where(sql`${table.status} = 'pending'`),
   ],
 );
 

@@ -10,6 +10,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import type { SessionUser } from '../auth/auth';
 import { organization } from '../auth/organization-schema';
 import { defineCallable, registerCallables } from './callable';
+import { createSandboxProvider } from '../payments/sandbox-provider';
 import { CallableError } from './callable-error';
 
 /** DESIGN §3.2, written out here rather than imported, so that a wrong status in the code is caught. */
@@ -343,6 +344,7 @@ describe('the callable protocol, with callables made for the test', () => {
         return typeof id === 'string' ? { id, name: 'Tess Test', email: 'tess@example.test', emailVerified: true } : null;
       },
       publish: (topics) => published.push(topics),
+      payments: createSandboxProvider(t.db),
       mailer: { send: async () => {} },
       publicUrl: 'http://localhost:3000',
     });

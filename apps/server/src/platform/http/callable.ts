@@ -8,6 +8,7 @@ import type { SessionUser } from '../auth/auth';
 import type { Db } from '../db/database';
 import { localeOf } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
+import { PaymentProviderUnavailable, type PaymentProvider } from '../payments/payment-provider';
 import { CallableError, callableErrorFromDatabase } from './callable-error';
 
 export interface CallContext {
@@ -25,6 +26,8 @@ export interface CallContext {
   publicUrl: string;
   /** The caller's language (the app's language cookie, else Accept-Language), for what is sent to them. */
   locale: Locale;
+  /** Card payments: Stripe when configured, otherwise the sandbox. */
+  payments: PaymentProvider;
 }
 export type AuthedCallContext = CallContext & { user: SessionUser };
 
@@ -66,6 +69,7 @@ export interface CallableDeps {
   publish(topics: string[]): void;
   mailer: Mailer;
   publicUrl: string;
+  payments: PaymentProvider;
 }
 
 function sendError(reply: FastifyReply, code: CallableErrorCode, message: string, details?: unknown) {
@@ -148,6 +152,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         mailer: deps.mailer,
         publicUrl: deps.publicUrl,
         locale: localeOf(request.headers.cookie, request.headers['accept-language']),
+        payments: deps.payments,
       };
 
       try {
@@ -166,7 +171,12 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         }
         return reply.send({ result: output.data });
       } catch (error) {
-        const known = error instanceof CallableError ? error : callableErrorFromDatabase(error);
+        const known =
+          error instanceof CallableError
+            ? error
+            : error instanceof PaymentProviderUnavailable
+              ? new CallableError('unavailable', 'The payment provider cannot be reached; try again')
+              : callableErrorFromDatabase(error);
         if (known) {
           if (known.code === 'cancelled' || known.code === 'deadline-exceeded')
             request.log.warn({ callable: callable.contract.name }, known.message);

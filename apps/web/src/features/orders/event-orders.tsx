@@ -10,6 +10,8 @@ const statusNames = defineMessages({
   paid: { id: 'orders.status.paid', defaultMessage: 'Complete' },
   expired: { id: 'orders.status.expired', defaultMessage: 'Expired' },
   cancelled: { id: 'orders.status.cancelled', defaultMessage: 'Cancelled' },
+  refunded: { id: 'orders.status.refunded', defaultMessage: 'Refunded' },
+  partially_refunded: { id: 'orders.status.partiallyRefunded', defaultMessage: 'Partly refunded' },
 });
 
 /** An event's orders for its organizers, newest first, updating live. */

@@ -1,0 +1,62 @@
+/**
+ * A card payment provider, as the orders module sees it: Stripe when its keys are configured,
+ * otherwise the sandbox (test payments, no money moves; refused in production). Amounts are
+ * integer minor units of `currency` (ISO 4217, lower or upper case), always computed by the server.
+ */
+export type PaymentStatus = 'requires_payment_method' | 'requires_action' | 'processing' | 'succeeded' | 'canceled';
+
+export interface PaymentIntentState {
+  /** The provider's id of the payment (Stripe: the PaymentIntent id, `pi_…`). */
+  ref: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  /** Our order id, as stored in the provider's metadata. */
+  orderId: string | null;
+}
+
+export interface CreatedPaymentIntent extends PaymentIntentState {
+  /** Handed to the browser, which confirms the payment with it (Stripe.js or the sandbox form). */
+  clientSecret: string;
+}
+
+export interface RefundResult {
+  /** The provider's id of the refund (Stripe: `re_…`). */
+  ref: string;
+  amount: number;
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
+}
+
+export interface PaymentProvider {
+  kind: 'stripe' | 'sandbox';
+  /** For the browser: Stripe's publishable key; null for the sandbox. */
+  publishableKey: string | null;
+  /**
+   * Creates (or, for the same order, returns again) the payment for an order. Idempotent by
+   * order id: Stripe gets it as the Idempotency-Key, so a retry never creates a second charge.
+   * Throws PaymentProviderUnavailable when the provider cannot be reached.
+   */
+  createPaymentIntent(input: {
+    orderId: string;
+    amount: number;
+    currency: string;
+    locale: string;
+    email: string;
+    description: string;
+  }): Promise<CreatedPaymentIntent>;
+  /** Reads the payment's current state from the provider (never trust a webhook body or the browser alone). */
+  retrievePaymentIntent(ref: string): Promise<PaymentIntentState>;
+  /**
+   * Refunds `amount` of a payment. `idempotencyKey` makes a retried refund the same refund
+   * (one key per refund we record).
+   */
+  refund(input: { paymentRef: string; amount: number; idempotencyKey: string; reason: string }): Promise<RefundResult>;
+}
+
+/** The provider could not be reached or answered with a server error: the caller gets `unavailable`. */
+export class PaymentProviderUnavailable extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PaymentProviderUnavailable';
+  }
+}
