@@ -40,6 +40,8 @@ describe('a new person signs in with a link by email, which works once', () => {
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     expect(await page.getByText(`Email: ${email}`).count()).toBe(1);
     await page.getByText(`A link sent to ${email}`).waitFor();
+    // No password to change: the form that asks for the current one is not offered.
+    expect(await page.getByRole('heading', { name: 'Change password' }).count()).toBe(0);
   });
 
   it('refuses the same link a second time with a clear message', async () => {

@@ -58,7 +58,8 @@ export function ActionEmail(props: ActionEmailProps) {
             </Button>
           </Section>
           <Text style={styles.small}>{props.note}</Text>
-          <Text style={styles.small}>
+          {/* The plain-text part has the link right after the button's words already. */}
+          <Text style={styles.small} data-skip-in-text>
             {props.buttonFallback}{' '}
             <Link href={props.action.url} style={styles.link}>
               {props.action.url}

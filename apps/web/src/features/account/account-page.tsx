@@ -8,9 +8,11 @@ import { DeleteAccountSection } from './delete-account-section';
 import { SessionsList } from './sessions-list';
 import { SignInMethodsSection } from './sign-in-methods-section';
 import { TwoFactorSection } from './two-factor-section';
+import { useHasPassword } from './use-has-password';
 
 export function AccountPage() {
   const session = useSession();
+  const hasPassword = useHasPassword();
   if (!session.data) return <PageLoader />;
   const { user } = session.data;
   return (
@@ -40,7 +42,8 @@ export function AccountPage() {
         </Stack>
       </Paper>
       <SignInMethodsSection />
-      <ChangePasswordForm />
+      {/* Someone who signs in by email link, phone or a provider has no current password to change. */}
+      {hasPassword && <ChangePasswordForm />}
       <ChangeEmailForm currentEmail={user.email} />
       <TwoFactorSection />
       <SessionsList currentSessionId={session.data.session.id} />
