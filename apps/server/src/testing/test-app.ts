@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../app';
@@ -91,6 +91,18 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { status: response.statusCode, body: response.json() as CallBody<T> };
   }
 
+  /** The newest email (or SMS) the dev outbox holds for an address or number; throws when there is none. */
+  async function lastMessageTo(to: string, channel: 'email' | 'sms' = 'email') {
+    const [message] = await database.db
+      .select()
+      .from(outboxMessage)
+      .where(and(eq(outboxMessage.to, to), eq(outboxMessage.channel, channel)))
+      .orderBy(desc(outboxMessage.createdAt))
+      .limit(1);
+    if (!message) throw new Error(`no ${channel} to ${to} in the outbox`);
+    return message;
+  }
+
   /** Signs a new person up, opens the verification link from the outbox, and returns their session cookie. */
   async function signUp(
     name = 'Test Person',
@@ -104,13 +116,8 @@ export async function createTestApp(options: TestAppOptions = {}) {
       payload: { name, email, password, callbackURL: '/' },
     });
     if (signUpResponse.statusCode !== 200) throw new Error(`sign-up failed: ${signUpResponse.statusCode} ${signUpResponse.body}`);
-    const [message] = await database.db
-      .select()
-      .from(outboxMessage)
-      .where(eq(outboxMessage.to, email))
-      .orderBy(desc(outboxMessage.createdAt))
-      .limit(1);
-    const link = message?.text.match(/https?:\/\/\S+/)?.[0];
+    const message = await lastMessageTo(email);
+    const link = message.text.match(/https?:\/\/\S+/)?.[0];
     if (!link) throw new Error(`no verification email for ${email}`);
     const url = new URL(link);
     const verify = await app.inject({ method: 'GET', url: url.pathname + url.search });
@@ -127,6 +134,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     db: database.db,
     call,
     signUp,
+    lastMessageTo,
     async close() {
       await app.close();
       await database.close();

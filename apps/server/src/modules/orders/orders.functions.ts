@@ -193,9 +193,10 @@ export const startPaymentCallable = defineCallable(startPayment, {
         reason: 'not-pending',
         status: found.status,
       });
-    const [{ title }] = (await ctx.db.select({ title: event.title }).from(event).where(eq(event.id, found.eventId))) as [
-      { title: string },
-    ];
+    const [{ title } = { title: '' }] = await ctx.db
+      .select({ title: event.title })
+      .from(event)
+      .where(eq(event.id, found.eventId));
     // Unreachable provider: `unavailable`, and the hold stays for a retry.
     const intent = await ctx.payments.createPaymentIntent({
       orderId: found.id,

@@ -1,6 +1,5 @@
-import { and, desc, eq, like } from 'drizzle-orm';
+import { eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outboxMessage } from '../mail/schema';
 import { cookiesOf, createTestApp, type TestApp } from '../../testing/test-app';
 import { secretOfTotpUri, totpCode } from '../../testing/totp';
 import { user, verification } from './schema';
@@ -30,16 +29,7 @@ async function authPost(path: string, payload: unknown, cookie?: string) {
   };
 }
 
-async function latestMessageTo(to: string, channel: 'email' | 'sms') {
-  const [message] = await t.db
-    .select()
-    .from(outboxMessage)
-    .where(and(eq(outboxMessage.to, to), eq(outboxMessage.channel, channel)))
-    .orderBy(desc(outboxMessage.createdAt))
-    .limit(1);
-  if (!message) throw new Error(`no ${channel} to ${to}`);
-  return message;
-}
+const latestMessageTo = (to: string, channel: 'email' | 'sms') => t.lastMessageTo(to, channel);
 
 async function sessionUserOf(cookie: string) {
   const response = await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie } });
