@@ -107,3 +107,87 @@ export const MyOrderRow = z.object({
 });
 export type MyOrderRow = z.infer<typeof MyOrderRow>;
 export const myOrder = defineLiveQueryContract('orders.mine', OrderIdInput, MyOrderRow);
+
+/**
+ * An admin gives money back: the whole order (no ticketIds) or the chosen tickets, which become
+ * void and free their places. The key makes a retried refund the same refund.
+ */
+export const RefundOrderInput = z.strictObject({
+  orderId: Id,
+  ticketIds: z.array(Id).min(1).max(100).optional(),
+  reason: z.string().trim().min(1, 'Give a reason').max(500),
+  idempotencyKey: z.string().min(8).max(100),
+});
+export type RefundOrderInput = z.input<typeof RefundOrderInput>;
+export const RefundStatus = z.enum(['pending', 'succeeded', 'failed', 'canceled', 'requires_action']);
+export const refundOrder = defineCallableContract(
+  'orders.refund',
+  RefundOrderInput,
+  z.object({ refundId: z.string(), amount: z.number(), status: RefundStatus, orderStatus: OrderStatus }),
+);
+
+export const OrderActivityKind = z.enum([
+  'created',
+  'payment_started',
+  'payment_failed',
+  'paid',
+  'expired',
+  'cancelled',
+  'late_payment_refunded',
+  'refund_requested',
+  'refund_succeeded',
+  'refund_failed',
+  'webhook',
+  'email_sent',
+]);
+export type OrderActivityKind = z.infer<typeof OrderActivityKind>;
+
+/** One order as its event's admins see it: lines, tickets, refunds and the payment timeline. */
+export const OrderDetailRow = z.object({
+  id: z.string(),
+  eventId: z.string(),
+  eventTitle: z.string(),
+  buyerName: z.string(),
+  email: z.string(),
+  status: OrderStatus,
+  total: z.number(),
+  refundedAmount: z.number(),
+  currency: z.string(),
+  locale: z.string().nullable(),
+  holdExpiresAt: z.string().nullable(),
+  paymentProvider: z.string().nullable(),
+  paymentRef: z.string().nullable(),
+  createdAt: z.string(),
+  lines: z.array(OrderLineRow),
+  tickets: z.array(
+    z.object({
+      id: z.string(),
+      ticketTypeId: z.string(),
+      ticketTypeName: z.string(),
+      holderName: z.string(),
+      status: z.enum(['valid', 'void']),
+      price: z.number(),
+    }),
+  ),
+  refunds: z.array(
+    z.object({
+      id: z.string(),
+      amount: z.number(),
+      reason: z.string(),
+      status: RefundStatus,
+      ticketCount: z.number(),
+      createdAt: z.string(),
+    }),
+  ),
+  activity: z.array(
+    z.object({
+      id: z.string(),
+      kind: OrderActivityKind,
+      detail: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+      actorName: z.string().nullable(),
+      at: z.string(),
+    }),
+  ),
+});
+export type OrderDetailRow = z.infer<typeof OrderDetailRow>;
+export const orderDetail = defineLiveQueryContract('orders.detail', OrderIdInput, OrderDetailRow);

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
 import { event, ticketType } from '../events/schema';
 
@@ -78,4 +78,70 @@ export const ticket = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('ticket_order_idx').on(table.orderId), index('ticket_event_idx').on(table.eventId)],
+);
+
+/**
+ * Money given back on a paid order: by an admin (whole order or chosen tickets), for a payment
+ * that came after its places were gone, or in the provider's dashboard (found by reconciliation).
+ * `idempotencyKey` is what the provider gets, so a retried refund is the same refund.
+ */
+export const refund = pgTable(
+  'refund',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'canceled', 'requires_action'] }).notNull(),
+    /** The provider's refund id (Stripe: `re_…`), once it has one. */
+    providerRef: text('provider_ref').unique(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** The tickets this refund voided (empty for a refund of money only, e.g. one made in Stripe). */
+    ticketIds: text('ticket_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    /** The admin who asked for it; null when it came from the provider or from a late payment. */
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [index('refund_order_idx').on(table.orderId)],
+);
+
+/**
+ * What happened to an order, in order: the organizer's payment timeline. Written in the same
+ * transaction as the change it records.
+ */
+export const orderActivity = pgTable(
+  'order_activity',
+  {
+    id: text('id').primaryKey(),
+    orderId: text('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: [
+        'created',
+        'payment_started',
+        'payment_failed',
+        'paid',
+        'expired',
+        'cancelled',
+        'late_payment_refunded',
+        'refund_requested',
+        'refund_succeeded',
+        'refund_failed',
+        'webhook',
+        'email_sent',
+      ],
+    }).notNull(),
+    /** Small facts for the timeline (amount, provider status, event type, reason). */
+    detail: jsonb('detail').$type<Record<string, string | number | boolean | null>>().notNull().default({}),
+    /** The person who did it, when a person did. */
+    actorId: text('actor_id').references(() => user.id, { onDelete: 'set null' }),
+    at: timestamp('at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [index('order_activity_order_idx').on(table.orderId, table.at)],
 );

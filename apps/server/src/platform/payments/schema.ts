@@ -19,5 +19,7 @@ export const paymentEvent = pgTable('payment_event', {
   /** The provider's event id (Stripe: `evt_…`). */
   id: text('id').primaryKey(),
   type: text('type').notNull(),
+  /** The order the event was about, when it named one. */
+  orderId: text('order_id'),
   receivedAt: timestamp('received_at', { withTimezone: true }).defaultNow().notNull(),
 });
