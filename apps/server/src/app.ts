@@ -10,6 +10,7 @@ import { eventsLiveQueries } from './modules/events/events.live';
 import { orderTopics, releaseExpiredHolds } from './modules/orders/checkout';
 import { ordersCallables } from './modules/orders/orders.functions';
 import { ordersLiveQueries } from './modules/orders/orders.live';
+import { registerStripeWebhook } from './modules/orders/stripe-webhook';
 import { orgsCallables } from './modules/orgs/orgs.functions';
 import { orgsLiveQueries } from './modules/orgs/orgs.live';
 import { ticketsLiveQueries } from './modules/tickets/tickets.live';
@@ -67,14 +68,36 @@ export async function buildApp(options: BuildAppOptions) {
     reply.header('x-request-id', request.id);
   });
 
+  // Stripe when its keys are set (config.ts requires them in production), else the sandbox.
+  const stripeApi = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
+  const payments =
+    options.payments ??
+    (config.STRIPE_SECRET_KEY
+      ? createStripeProvider({
+          secretKey: config.STRIPE_SECRET_KEY,
+          publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+          apiBase: stripeApi
+            ? {
+                host: stripeApi.hostname,
+                port: Number(stripeApi.port || (stripeApi.protocol === 'https:' ? 443 : 80)),
+                protocol: stripeApi.protocol === 'https:' ? 'https' : 'http',
+              }
+            : undefined,
+        })
+      : createSandboxProvider(database.db));
+  // Stripe.js (only ever loaded at the payment step) needs its script, frames and API allowed.
+  const stripeCsp = payments.kind === 'stripe';
+
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com'] : [])],
+        frameSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        connectSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', ...(stripeCsp ? ['https://*.stripe.com'] : [])],
+        connectSrc: ["'self'", ...(stripeCsp ? ['https://api.stripe.com'] : [])],
         upgradeInsecureRequests: null,
       },
     },
@@ -112,17 +135,6 @@ export async function buildApp(options: BuildAppOptions) {
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
 
-  // Stripe when its keys are set (config.ts requires them in production), else the sandbox.
-  const payments =
-    options.payments ??
-    (config.STRIPE_SECRET_KEY
-      ? createStripeProvider({
-          secretKey: config.STRIPE_SECRET_KEY,
-          publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
-          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-        })
-      : createSandboxProvider(database.db));
-
   // Holds also end on read (orders.create); the sweeper gives the places back to everyone's counts.
   const sweeper = setInterval(() => {
     releaseExpiredHolds(database.db).then(
@@ -151,6 +163,13 @@ export async function buildApp(options: BuildAppOptions) {
     mailer,
     publicUrl: options.publicUrl,
     payments,
+  });
+  await registerStripeWebhook(app, {
+    db: database.db,
+    payments,
+    mailer,
+    publicUrl: options.publicUrl,
+    publish: (topics) => hub.publish(topics),
   });
   app.get('/live', { websocket: true }, async (socket, request) => {
     // Messages may arrive while the session is looked up: hold them until the connection is served.

@@ -20,6 +20,8 @@ const ConfigSchema = z
     STRIPE_SECRET_KEY: optional(z.string().regex(/^sk_(test|live)_/, 'must start with sk_test_ or sk_live_')),
     STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(test|live)_/, 'must start with pk_test_ or pk_live_')),
     STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_/, 'must start with whsec_')),
+    /** Where the server's Stripe calls go instead of https://api.stripe.com (a local stand-in in tests). */
+    STRIPE_API_URL: optional(z.url({ protocol: /^https?$/ })),
     AUTH_SECRET: optional(z.string().min(32, 'must be at least 32 characters')),
     TRUST_PROXY: optional(z.enum(['true', 'false'])).transform((value) => value === 'true'),
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
@@ -62,6 +64,8 @@ const ConfigSchema = z
     if (config.STRIPE_SECRET_KEY && !config.STRIPE_PUBLISHABLE_KEY)
       ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is required with STRIPE_SECRET_KEY' });
     if (config.NODE_ENV !== 'production') return;
+    if (config.STRIPE_API_URL)
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_API_URL'], message: 'is for tests only, not when NODE_ENV=production' });
     for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
       if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
     }

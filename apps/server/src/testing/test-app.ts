@@ -7,6 +7,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../platform/config';
 import { openDatabase, type Database } from '../platform/db/database';
 import { outboxMessage } from '../platform/mail/schema';
+import type { PaymentProvider } from '../platform/payments/payment-provider';
 
 /**
  * A fresh, migrated database for one test file: a new PostgreSQL database on the server named by
@@ -61,6 +62,8 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Extra environment for loadConfig, such as `{ TRUST_PROXY: 'true' }`. */
   env?: Record<string, string>;
+  /** The payment provider (e.g. Stripe's real SDK on the local stand-in); the sandbox otherwise. */
+  payments?: PaymentProvider;
 }
 
 /** The whole server on a test database, driven through `app.inject` (no port unless `listen` is called). */
@@ -76,6 +79,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     authSecret: 'test-secret-test-secret-test-secret-0123',
     rateLimit: options.rateLimit ?? false,
     liveSessionCheckMs: options.liveSessionCheckMs,
+    payments: options.payments,
     logger: false,
   });
   await app.ready();

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
 import { event, ticketType } from '../events/schema';
+import { recordActivity } from './order-activity';
 import { newTicketCode } from './ticket-code';
-import { order, orderLine, ticket } from './schema';
+import { order, orderLine, refund, ticket } from './schema';
 
 type Order = typeof order.$inferSelect;
 
@@ -75,6 +76,10 @@ async function retakeCapacity(tx: Tx, found: Order): Promise<boolean> {
 
 class PlacesGone extends Error {}
 
+const lateRefundReason = 'The payment came after the hold had ended and the tickets were gone';
+/** One refund per late order, whoever sends it (webhook, return page, a retry after a crash). */
+const lateRefundKey = (orderId: string) => `late-${orderId}`;
+
 async function issueTickets(tx: Tx, found: Order) {
   const lines = await linesOf(tx, found.id);
   await tx.insert(ticket).values(
@@ -134,6 +139,7 @@ export async function releaseHold(
       .returning();
     if (!released) return null;
     await shiftCapacity(tx, released, { held: -1, sold: 0 });
+    await recordActivity(tx, released.id, status);
     return released;
   });
 }
@@ -176,6 +182,15 @@ export async function settlePayment(db: Db, payments: PaymentProvider, orderId: 
           .set({ status: 'cancelled', refundedAmount: found.total })
           .where(eq(order.id, found.id))
           .returning();
+        await tx.insert(refund).values({
+          id: randomUUID(),
+          orderId: found.id,
+          amount: found.total,
+          reason: lateRefundReason,
+          status: 'pending',
+          idempotencyKey: lateRefundKey(found.id),
+        });
+        await recordActivity(tx, found.id, 'late_payment_refunded', { amount: found.total, paymentRef: payment.ref });
         return { outcome: 'refunded-late', order: cancelled! };
       }
     }
@@ -185,17 +200,30 @@ export async function settlePayment(db: Db, payments: PaymentProvider, orderId: 
       .where(eq(order.id, found.id))
       .returning();
     await issueTickets(tx, paid!);
+    await recordActivity(tx, found.id, 'paid', {
+      amount: payment.amount,
+      paymentRef: payment.ref,
+      late: found.status !== 'pending',
+    });
     return { outcome: 'paid', order: paid! };
   });
-  if (settlement.outcome === 'refunded-late') {
-    // Recorded first (refundedAmount), then asked of the provider with a key per order: a retry
-    // after a crash sends the same refund, never a second one.
-    await payments.refund({
-      paymentRef: payment.ref,
-      amount: settlement.order.total,
-      idempotencyKey: `late-${settlement.order.id}`,
-      reason: 'The hold had ended and the tickets were gone',
-    });
+  // Recorded first (the refund row, in the transaction), then asked of the provider with one key
+  // per order: a retry after a crash between the two sends the same refund, never a second one.
+  if (settlement.outcome === 'refunded-late' || settlement.outcome === 'already-settled') {
+    const key = lateRefundKey(settlement.order.id);
+    const [unsent] = await db
+      .select()
+      .from(refund)
+      .where(and(eq(refund.idempotencyKey, key), isNull(refund.providerRef)));
+    if (unsent) {
+      const given = await payments.refund({
+        paymentRef: payment.ref,
+        amount: unsent.amount,
+        idempotencyKey: key,
+        reason: unsent.reason,
+      });
+      await db.update(refund).set({ status: given.status, providerRef: given.ref }).where(eq(refund.id, unsent.id));
+    }
   }
   return settlement;
 }

@@ -5,7 +5,9 @@ import type { Db } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event, ticketType } from '../events/schema';
-import { orderTopics, releaseExpiredHolds, releaseHold, settlePayment } from './checkout';
+import { orderTopics, releaseExpiredHolds, releaseHold } from './checkout';
+import { recordActivity } from './order-activity';
+import { settleAndAnnounce } from './payment-outcome';
 import { order, orderLine, ticket } from './schema';
 import { newTicketCode } from './ticket-code';
 
@@ -121,6 +123,7 @@ export const createOrderCallable = defineCallable(createOrder, {
           locale: ctx.locale,
           idempotencyKey: input.idempotencyKey ?? null,
         });
+        await recordActivity(tx, orderId, 'created', { total, tickets: quantity });
         await tx.insert(orderLine).values(
           lines.map((line) => ({
             id: randomUUID(),
@@ -206,7 +209,12 @@ export const startPaymentCallable = defineCallable(startPayment, {
       email: found.email,
       description: title,
     });
-    await ctx.db.update(order).set({ paymentProvider: ctx.payments.kind, paymentRef: intent.ref }).where(eq(order.id, found.id));
+    await ctx.db.transaction(async (tx) => {
+      await tx.update(order).set({ paymentProvider: ctx.payments.kind, paymentRef: intent.ref }).where(eq(order.id, found.id));
+      // Once per payment, not per visit to the payment step.
+      if (found.paymentRef !== intent.ref)
+        await recordActivity(tx, found.id, 'payment_started', { provider: ctx.payments.kind, paymentRef: intent.ref });
+    });
     return {
       provider: ctx.payments.kind,
       clientSecret: intent.clientSecret,
@@ -224,8 +232,7 @@ export const confirmPaymentCallable = defineCallable(confirmPayment, {
     if (!found.paymentRef) return { status: found.status, paymentStatus: null };
     // The browser's word is not enough: the payment is read back from the provider.
     const payment = await ctx.payments.retrievePaymentIntent(found.paymentRef);
-    const settled = await settlePayment(ctx.db, ctx.payments, found.id, payment);
-    ctx.publish(...orderTopics(settled.order));
+    const settled = await settleAndAnnounce(ctx, found.id, payment);
     return { status: settled.order.status, paymentStatus: payment.status };
   },
 });
