@@ -8,6 +8,11 @@ export type EventStatus = z.infer<typeof EventStatus>;
 
 export const Id = z.string().min(1).max(64);
 const Capacity = z.int().min(1).max(1_000_000);
+/** An ISO 4217 code this runtime can format (EUR, USD, JPY…); prices are in its minor units. */
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'Use a three-letter currency code such as EUR')
+  .refine((code) => Intl.supportedValuesOf('currency').includes(code), 'Unknown currency');
 
 export const CreateEventInput = z
   .strictObject({
@@ -19,6 +24,7 @@ export const CreateEventInput = z
     startsAtLocal: LocalDateTime,
     endsAtLocal: LocalDateTime,
     capacity: Capacity,
+    currency: Currency.default('EUR'),
   })
   .refine((input) => input.endsAtLocal > input.startsAtLocal, {
     path: ['endsAtLocal'],

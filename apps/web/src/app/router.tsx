@@ -19,6 +19,7 @@ const OrgsPage = lazyRouteComponent(() => import('../features/orgs/orgs-page'), 
 const MembersPage = lazyRouteComponent(() => import('../features/orgs/members-page'), 'MembersPage');
 const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-events-page'), 'OrgEventsPage');
 const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
+const OrderPage = lazyRouteComponent(() => import('../features/checkout/order-page'), 'OrderPage');
 const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -109,6 +110,25 @@ const myTicketsRoute = createRoute({
   ),
 });
 
+const orderRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/orders/$orderId',
+  // Stripe sends the buyer back here after 3-D Secure with ?payment_intent=…&redirect_status=….
+  validateSearch: z.object({
+    paid: z.literal('1').optional().catch(undefined),
+    payment_intent: z.string().max(255).optional().catch(undefined),
+  }),
+  component: function OrderRoute() {
+    const { orderId } = orderRoute.useParams();
+    const search = orderRoute.useSearch();
+    return (
+      <RequireSession>
+        <OrderPage orderId={orderId} returnedFromPayment={Boolean(search.paid || search.payment_intent)} />
+      </RequireSession>
+    );
+  },
+});
+
 const orgsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage',
@@ -167,6 +187,7 @@ const routeTree = rootRoute.addChildren([
   accountRoute,
   publicEventRoute,
   myTicketsRoute,
+  orderRoute,
   orgsRoute,
   orgEventsRoute,
   orgMembersRoute,

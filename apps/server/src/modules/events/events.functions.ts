@@ -26,6 +26,7 @@ export const createEventCallable = defineCallable(createEvent, {
       startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
       endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
       capacity: input.capacity,
+      currency: input.currency,
     });
     ctx.publish(orgEventsTopic(input.organizationId));
     return { eventId, slug };

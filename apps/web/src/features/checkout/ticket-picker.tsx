@@ -4,7 +4,7 @@ import { ticketAvailability } from '@admit/shared/events';
 import { createOrder } from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useLocation } from '@tanstack/react-router';
+import { useLocation, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/auth-client';
@@ -19,6 +19,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
   const intl = useIntl();
   const session = useSession();
   const location = useLocation();
+  const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const { rows: types, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
   const [quantities, setQuantities] = useState<Record<string, number>>({});
@@ -32,9 +33,11 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
           .map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity })),
         idempotencyKey,
       }),
-    onSuccess: () => {
+    onSuccess: (placed) => {
       setQuantities({});
       setIdempotencyKey(crypto.randomUUID());
+      // Something to pay: the order page is the payment step, with the hold's countdown.
+      if (placed.status === 'pending') void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
     },
     onError: () => setIdempotencyKey(crypto.randomUUID()),
   });
@@ -42,6 +45,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
   if (error) return <ErrorState error={error} />;
   if (!types) return <PageLoader />;
   const total = Object.values(quantities).reduce((sum, quantity) => sum + quantity, 0);
+  const price = types.reduce((sum, type) => sum + type.price * (quantities[type.id] ?? 0), 0);
   const onSale = event.status === 'published';
 
   return (
@@ -98,7 +102,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
             </Group>
           );
         })}
-        {mutation.isSuccess && (
+        {mutation.isSuccess && mutation.data.status === 'paid' && (
           <Alert
             color="green"
             role="status"
@@ -120,6 +124,16 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
           <Alert color="red" role="alert">
             {errorMessage(mutation.error)}
           </Alert>
+        )}
+        {price > 0 && (
+          <Group justify="space-between">
+            <Text fw={600}>
+              <FormattedMessage id="picker.total" defaultMessage="Total" />
+            </Text>
+            <Text fw={600} data-testid="picker-total">
+              {formatMoney(intl.locale, price, event.currency)}
+            </Text>
+          </Group>
         )}
         {session.data ? (
           <Button size="md" onClick={() => mutation.mutate()} disabled={total === 0 || !onSale} loading={mutation.isPending}>

@@ -22,6 +22,10 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const zones = useMemo(() => timeZones(), []);
+  const currencies = useMemo(() => {
+    const names = new Intl.DisplayNames([intl.locale], { type: 'currency' });
+    return Intl.supportedValuesOf('currency').map((code) => ({ value: code, label: `${code} — ${names.of(code) ?? code}` }));
+  }, [intl.locale]);
   const form = useForm({
     initialValues: {
       title: '',
@@ -31,6 +35,7 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
       startsAtLocal: '',
       endsAtLocal: '',
       capacity: 100 as number | string,
+      currency: 'EUR',
     },
     validate: validateWith(createEvent.input, intl, (values: { capacity: number | string }) => ({ ...values, organizationId })),
   });
@@ -94,6 +99,18 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
               />
             </Grid.Col>
           </Grid>
+          <Select
+            label={intl.formatMessage({ id: 'createEvent.field.currency', defaultMessage: 'Currency' })}
+            description={intl.formatMessage({
+              id: 'createEvent.field.currencyHint',
+              defaultMessage: 'Every ticket of the event is priced in it.',
+            })}
+            data={currencies}
+            searchable
+            required
+            allowDeselect={false}
+            {...form.getInputProps('currency')}
+          />
           <NumberInput
             label={intl.formatMessage({ id: 'createEvent.field.capacity', defaultMessage: 'Capacity' })}
             description={intl.formatMessage({

@@ -10,30 +10,35 @@ import { callFunction, CallError } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { useLiveQuery } from '../../lib/live';
+import { currencyDigits, formatMoney, toMinorUnits } from '../../lib/money';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
 
-function AddTicketTypeForm({ eventId }: { eventId: string }) {
+interface TicketTypeValues {
+  name: string;
+  /** In the currency's main unit as typed (15.50), sent in minor units (1550). */
+  price: number | string;
+  capacity: number | string;
+  maxPerOrder: number | string;
+}
+
+function AddTicketTypeForm({ eventId, currency }: { eventId: string; currency: string }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
-  const form = useForm({
-    initialValues: { name: '', capacity: 50 as number | string, maxPerOrder: 10 as number | string },
-    validate: validateWith(addTicketType.input, intl, (values: { capacity: number | string; maxPerOrder: number | string }) => ({
-      ...values,
-      eventId,
-      capacity: Number(values.capacity),
-      maxPerOrder: Number(values.maxPerOrder),
-    })),
+  const input = (values: TicketTypeValues) => ({
+    eventId,
+    name: values.name,
+    price: toMinorUnits(Number(values.price) || 0, currency),
+    capacity: Number(values.capacity),
+    maxPerOrder: Number(values.maxPerOrder),
+  });
+  const form = useForm<TicketTypeValues>({
+    initialValues: { name: '', price: 0, capacity: 50, maxPerOrder: 10 },
+    validate: validateWith(addTicketType.input, intl, input),
   });
   const mutation = useMutation({
-    mutationFn: (values: typeof form.values) =>
-      callFunction(addTicketType, {
-        eventId,
-        name: values.name,
-        capacity: Number(values.capacity),
-        maxPerOrder: Number(values.maxPerOrder),
-      }),
+    mutationFn: (values: TicketTypeValues) => callFunction(addTicketType, input(values)),
     onSuccess: () => form.reset(),
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });
@@ -41,7 +46,7 @@ function AddTicketTypeForm({ eventId }: { eventId: string }) {
     <form onSubmit={form.onSubmit((values) => mutation.mutate(values))} noValidate>
       <Stack gap="sm">
         <Title order={3} size="h5">
-          <FormattedMessage id="editor.addType.title" defaultMessage="Add a free ticket type" />
+          <FormattedMessage id="editor.addType.title" defaultMessage="Add a ticket type" />
         </Title>
         <Grid>
           <Grid.Col span={{ base: 12, sm: 6 }}>
@@ -49,6 +54,16 @@ function AddTicketTypeForm({ eventId }: { eventId: string }) {
               label={intl.formatMessage({ id: 'editor.addType.name', defaultMessage: 'Name' })}
               required
               {...form.getInputProps('name')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <NumberInput
+              label={intl.formatMessage({ id: 'editor.addType.price', defaultMessage: 'Price ({currency})' }, { currency })}
+              description={intl.formatMessage({ id: 'editor.addType.priceHint', defaultMessage: '0 for a free ticket' })}
+              min={0}
+              decimalScale={currencyDigits(currency)}
+              allowNegative={false}
+              {...form.getInputProps('price')}
             />
           </Grid.Col>
           <Grid.Col span={{ base: 6, sm: 3 }}>
@@ -172,6 +187,9 @@ export function EventEditorPage({ eventId, orders }: { eventId: string; orders: 
                       <FormattedMessage id="editor.col.name" defaultMessage="Name" />
                     </Table.Th>
                     <Table.Th ta="right">
+                      <FormattedMessage id="editor.col.price" defaultMessage="Price" />
+                    </Table.Th>
+                    <Table.Th ta="right">
                       <FormattedMessage id="editor.col.capacity" defaultMessage="Capacity" />
                     </Table.Th>
                     <Table.Th ta="right">
@@ -186,6 +204,13 @@ export function EventEditorPage({ eventId, orders }: { eventId: string; orders: 
                   {types.rows.map((type) => (
                     <Table.Tr key={type.id}>
                       <Table.Td>{type.name}</Table.Td>
+                      <Table.Td ta="right">
+                        {type.price === 0 ? (
+                          <FormattedMessage id="picker.free" defaultMessage="Free" />
+                        ) : (
+                          formatMoney(intl.locale, type.price, event.currency)
+                        )}
+                      </Table.Td>
                       <Table.Td ta="right">{intl.formatNumber(type.capacity)}</Table.Td>
                       <Table.Td ta="right">{intl.formatNumber(type.remaining)}</Table.Td>
                       <Table.Td ta="right">{intl.formatNumber(type.maxPerOrder)}</Table.Td>
@@ -195,7 +220,7 @@ export function EventEditorPage({ eventId, orders }: { eventId: string; orders: 
               </Table>
             </Table.ScrollContainer>
           )}
-          {editable && <AddTicketTypeForm eventId={eventId} />}
+          {editable && <AddTicketTypeForm eventId={eventId} currency={event.currency} />}
         </Stack>
       </Card>
       {orders}

@@ -1,0 +1,317 @@
+import { cancelOrder, confirmPayment, myOrder, startPayment, type MyOrderRow } from '@admit/shared/orders';
+import { Alert, Badge, Button, Card, Divider, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
+import { IconClock } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { callFunction } from '../../lib/callable';
+import { useErrorMessage } from '../../lib/error-message';
+import { AnchorLink, ButtonLink } from '../../lib/links';
+import { useLiveQuery } from '../../lib/live';
+import { formatMoney } from '../../lib/money';
+import { ErrorState, PageLoader } from '../../lib/page-state';
+import { SandboxCardForm } from './sandbox-card-form';
+import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
+
+// Stripe.js and its React bindings load only here, when a Stripe payment step opens.
+const StripePayment = lazy(() => import('./stripe-payment').then((module) => ({ default: module.StripePayment })));
+
+/**
+ * One order of the signed-in buyer: while it is pending, the payment step with the hold's
+ * countdown; afterwards what became of it (paid, expired, cancelled, refunded), updated live.
+ * `returnedFromPayment` is set when Stripe sends the buyer back (3-D Secure): the server checks.
+ */
+export function OrderPage({ orderId, returnedFromPayment }: { orderId: string; returnedFromPayment: boolean }) {
+  const { rows, error } = useLiveQuery(myOrder, { orderId });
+  const confirm = useMutation({ mutationFn: () => callFunction(confirmPayment, { orderId }) });
+  const checkedReturn = useRef(false);
+  useEffect(() => {
+    if (returnedFromPayment && !checkedReturn.current) {
+      checkedReturn.current = true;
+      confirm.mutate();
+    }
+  }, [returnedFromPayment, confirm]);
+
+  if (error) return <ErrorState error={error} />;
+  const order = rows?.[0];
+  if (!order) return <PageLoader />;
+
+  return (
+    <Stack gap="lg" maw={640} mx="auto" w="100%">
+      <Stack gap={4}>
+        <AnchorLink to="/e/$slug" params={{ slug: order.eventSlug }} size="sm">
+          {order.eventTitle}
+        </AnchorLink>
+        <Group justify="space-between" align="center">
+          <Title order={1}>
+            <FormattedMessage id="order.title" defaultMessage="Your order" />
+          </Title>
+          <OrderStatusBadge status={order.status} />
+        </Group>
+      </Stack>
+      <OrderSummary order={order} />
+      {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
+      <Outcome order={order} />
+    </Stack>
+  );
+}
+
+function OrderStatusBadge({ status }: { status: MyOrderRow['status'] }) {
+  const intl = useIntl();
+  const labels: Record<MyOrderRow['status'], { label: string; color: string }> = {
+    pending: { label: intl.formatMessage({ id: 'order.status.pending', defaultMessage: 'Awaiting payment' }), color: 'yellow' },
+    paid: { label: intl.formatMessage({ id: 'order.status.paid', defaultMessage: 'Paid' }), color: 'green' },
+    expired: { label: intl.formatMessage({ id: 'order.status.expired', defaultMessage: 'Expired' }), color: 'gray' },
+    cancelled: { label: intl.formatMessage({ id: 'order.status.cancelled', defaultMessage: 'Cancelled' }), color: 'gray' },
+    refunded: { label: intl.formatMessage({ id: 'order.status.refunded', defaultMessage: 'Refunded' }), color: 'blue' },
+    partially_refunded: {
+      label: intl.formatMessage({ id: 'order.status.partiallyRefunded', defaultMessage: 'Partly refunded' }),
+      color: 'blue',
+    },
+  };
+  const { label, color } = labels[status];
+  return (
+    <Badge size="lg" color={color} variant="light" data-testid="order-status">
+      {label}
+    </Badge>
+  );
+}
+
+function OrderSummary({ order }: { order: MyOrderRow }) {
+  const intl = useIntl();
+  const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
+  return (
+    <Card withBorder padding="lg">
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>
+              <FormattedMessage id="order.ticket" defaultMessage="Ticket" />
+            </Table.Th>
+            <Table.Th ta="right">
+              <FormattedMessage id="order.quantity" defaultMessage="Quantity" />
+            </Table.Th>
+            <Table.Th ta="right">
+              <FormattedMessage id="order.amount" defaultMessage="Amount" />
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {order.lines.map((line) => (
+            <Table.Tr key={line.ticketTypeId}>
+              <Table.Td>
+                <Text fw={600}>{line.ticketTypeName}</Text>
+                <Text size="xs" c="dimmed">
+                  {line.unitPrice === 0 ? (
+                    <FormattedMessage id="picker.free" defaultMessage="Free" />
+                  ) : (
+                    <FormattedMessage id="order.each" defaultMessage="{price} each" values={{ price: money(line.unitPrice) }} />
+                  )}
+                </Text>
+              </Table.Td>
+              <Table.Td ta="right">{line.quantity}</Table.Td>
+              <Table.Td ta="right">{money(line.unitPrice * line.quantity)}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr>
+            <Table.Th colSpan={2}>
+              <FormattedMessage id="order.total" defaultMessage="Total" />
+            </Table.Th>
+            <Table.Th ta="right" data-testid="order-total">
+              {money(order.total)}
+            </Table.Th>
+          </Table.Tr>
+          {order.refundedAmount > 0 && (
+            <Table.Tr>
+              <Table.Td colSpan={2}>
+                <FormattedMessage id="order.refunded" defaultMessage="Refunded" />
+              </Table.Td>
+              <Table.Td ta="right" data-testid="order-refunded">
+                −{money(order.refundedAmount)}
+              </Table.Td>
+            </Table.Tr>
+          )}
+        </Table.Tfoot>
+      </Table>
+    </Card>
+  );
+}
+
+function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid: () => void; confirming: boolean }) {
+  const intl = useIntl();
+  const navigate = useNavigate();
+  const errorMessage = useErrorMessage();
+  const secondsLeft = useSecondsLeft(order.holdExpiresAt);
+  const start = useMutation({ mutationFn: () => callFunction(startPayment, { orderId: order.id }) });
+  const cancel = useMutation({
+    mutationFn: () => callFunction(cancelOrder, { orderId: order.id }),
+    onSuccess: () => navigate({ to: '/e/$slug', params: { slug: order.eventSlug } }),
+  });
+  // The payment step opens with the page: the server creates the payment (idempotent per order).
+  const started = useRef(false);
+  useEffect(() => {
+    if (!started.current) {
+      started.current = true;
+      start.mutate();
+    }
+  }, [start]);
+
+  const timeUp = secondsLeft === 0;
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h3">
+            <FormattedMessage id="order.payment" defaultMessage="Payment" />
+          </Title>
+          {secondsLeft !== null && (
+            <Group gap={6} c={secondsLeft < 60 ? 'red' : undefined}>
+              <IconClock size={18} aria-hidden />
+              {/* Read once by screen readers, not every second (role=timer is not live by default). */}
+              <Text role="timer" aria-atomic="true" fw={600} data-testid="hold-countdown">
+                <FormattedMessage
+                  id="order.heldFor"
+                  defaultMessage="Tickets held for {time}"
+                  values={{ time: minutesAndSeconds(secondsLeft) }}
+                />
+              </Text>
+            </Group>
+          )}
+        </Group>
+        {timeUp ? (
+          <Alert color="gray" role="status">
+            <FormattedMessage
+              id="order.holdEnding"
+              defaultMessage="Your hold has run out. If you already paid, we will still confirm your tickets if places remain."
+            />
+          </Alert>
+        ) : start.isError ? (
+          <Stack gap="xs">
+            <Alert color="red" role="alert">
+              {errorMessage(start.error)}
+            </Alert>
+            <Button variant="light" onClick={() => start.mutate()} style={{ alignSelf: 'flex-start' }}>
+              <FormattedMessage id="order.retryPayment" defaultMessage="Try again" />
+            </Button>
+          </Stack>
+        ) : !start.data || confirming ? (
+          <Group gap="sm">
+            <Loader size="sm" />
+            <Text size="sm" c="dimmed">
+              {confirming ? (
+                <FormattedMessage id="order.confirming" defaultMessage="Confirming your payment…" />
+              ) : (
+                <FormattedMessage id="order.preparing" defaultMessage="Preparing the payment…" />
+              )}
+            </Text>
+          </Group>
+        ) : start.data.provider === 'stripe' && start.data.publishableKey ? (
+          <Suspense fallback={<Loader size="sm" />}>
+            <StripePayment
+              publishableKey={start.data.publishableKey}
+              clientSecret={start.data.clientSecret}
+              returnUrl={`${location.origin}/orders/${order.id}?paid=1`}
+              onPaid={onPaid}
+            />
+          </Suspense>
+        ) : (
+          <SandboxCardForm clientSecret={start.data.clientSecret} onPaid={onPaid} />
+        )}
+        <Divider />
+        <Button
+          variant="subtle"
+          color="gray"
+          onClick={() => cancel.mutate()}
+          loading={cancel.isPending}
+          style={{ alignSelf: 'flex-start' }}
+          aria-label={intl.formatMessage({
+            id: 'order.cancel.label',
+            defaultMessage: 'Cancel this order and give the tickets back',
+          })}
+        >
+          <FormattedMessage id="order.cancel" defaultMessage="Cancel order" />
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+function Outcome({ order }: { order: MyOrderRow }) {
+  const intl = useIntl();
+  const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
+  switch (order.status) {
+    case 'paid':
+    case 'partially_refunded':
+      return (
+        <Alert
+          color="green"
+          role="status"
+          title={intl.formatMessage({ id: 'order.paid.title', defaultMessage: 'Payment received — your tickets are ready' })}
+        >
+          <Stack gap="xs">
+            <FormattedMessage
+              id="order.paid.body"
+              defaultMessage="We sent a confirmation with your tickets to your email address."
+            />
+            <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
+              <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+            </ButtonLink>
+          </Stack>
+        </Alert>
+      );
+    case 'expired':
+      return (
+        <Alert
+          color="gray"
+          role="status"
+          title={intl.formatMessage({ id: 'order.expired.title', defaultMessage: 'This order expired' })}
+        >
+          <FormattedMessage
+            id="order.expired.body"
+            defaultMessage="It was not paid in time, so its tickets went back on sale. No money was taken."
+          />
+        </Alert>
+      );
+    case 'cancelled':
+      return order.refundedAmount > 0 ? (
+        <Alert
+          color="orange"
+          role="status"
+          title={intl.formatMessage({ id: 'order.late.title', defaultMessage: 'Your payment was refunded' })}
+        >
+          <FormattedMessage
+            id="order.late.body"
+            defaultMessage="Your payment arrived after your hold had ended and the tickets were gone. We refunded {amount} in full."
+            values={{ amount: money(order.refundedAmount) }}
+          />
+        </Alert>
+      ) : (
+        <Alert
+          color="gray"
+          role="status"
+          title={intl.formatMessage({ id: 'order.cancelled.title', defaultMessage: 'This order was cancelled' })}
+        >
+          <FormattedMessage id="order.cancelled.body" defaultMessage="Its tickets went back on sale. No money was taken." />
+        </Alert>
+      );
+    case 'refunded':
+      return (
+        <Alert
+          color="blue"
+          role="status"
+          title={intl.formatMessage({ id: 'order.refundedAll.title', defaultMessage: 'This order was refunded' })}
+        >
+          <FormattedMessage
+            id="order.refundedAll.body"
+            defaultMessage="We refunded {amount}. Its tickets are no longer valid."
+            values={{ amount: money(order.refundedAmount) }}
+          />
+        </Alert>
+      );
+    default:
+      return null;
+  }
+}
