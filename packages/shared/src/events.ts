@@ -107,7 +107,12 @@ export const ticketAvailability = defineLiveQueryContract(
 );
 
 /** An event as its organization's admins manage it. */
-export const ManagedEventRow = z.object({ ...eventFields, sold: z.number() });
+export const ManagedEventRow = z.object({
+  ...eventFields,
+  sold: z.number(),
+  /** Places in pending orders, held while their buyers pay. */
+  held: z.number(),
+});
 export type ManagedEventRow = z.infer<typeof ManagedEventRow>;
 export const orgEvents = defineLiveQueryContract('events.forOrg', z.strictObject({ organizationId: Id }), ManagedEventRow);
 export const managedEvent = defineLiveQueryContract('events.managed', z.strictObject({ eventId: Id }), ManagedEventRow);

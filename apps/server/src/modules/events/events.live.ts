@@ -88,7 +88,7 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
   topics: (params) => [eventTopic(params.eventId)],
 });
 
-const managedColumns = { ...eventColumns, sold: event.sold };
+const managedColumns = { ...eventColumns, sold: event.sold, held: event.held };
 
 export const orgEventsLive = defineLiveQuery(orgEvents, {
   auth: 'required',

@@ -165,6 +165,16 @@ export function EventEditorPage({ eventId, orders }: { eventId: string; orders: 
           defaultMessage="{sold, number} of {capacity, number} places taken"
           values={{ sold: event.sold, capacity: event.capacity }}
         />
+        {event.held > 0 && (
+          <>
+            {' · '}
+            <FormattedMessage
+              id="editor.held"
+              defaultMessage="{held, plural, one {# place held} other {# places held}} while buyers pay"
+              values={{ held: event.held }}
+            />
+          </>
+        )}
       </Text>
 
       <Card withBorder padding="lg">
