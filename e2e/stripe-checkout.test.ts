@@ -1,0 +1,206 @@
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
+import { startAdmit, type AdmitServer } from './support/admit-server';
+import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+
+const password = 'correct horse battery staple';
+
+/**
+ * Stands in for Stripe.js at its real address (https://js.stripe.com/<release>/stripe.js), served by
+ * Playwright routing: this machine cannot reach Stripe. It implements the few calls that
+ * @stripe/react-stripe-js and our payment step make; the Payment Element becomes one card-number
+ * field, and confirming posts to https://api.stripe.com, also routed by the test. A card that needs
+ * 3-D Secure leaves the page and comes back to the return URL, as Stripe does.
+ */
+const stripeJsStandIn = `
+window.Stripe = function Stripe(publishableKey) {
+  let clientSecret = null;
+  let locale = null;
+  const element = {
+    mount(target) {
+      const node = typeof target === 'string' ? document.querySelector(target) : target;
+      node.innerHTML = '<label>Card number (Stripe stand-in) <input name="stand-in-card" autocomplete="cc-number"></label>';
+      node.dataset.locale = locale;
+      node.dataset.publishableKey = publishableKey;
+    },
+    on() { return element; }, off() { return element; }, once() { return element; },
+    update() {}, unmount() {}, destroy() {}, focus() {}, blur() {}, clear() {}, collapse() {},
+  };
+  const elements = {
+    create() { return element; }, getElement() { return element; }, update() {},
+    fetchUpdates: async () => ({}), submit: async () => ({}),
+  };
+  return {
+    _registerWrapper() {}, registerAppInfo() {},
+    createToken() {}, createPaymentMethod() {}, confirmCardPayment() {},
+    elements(options) { clientSecret = options.clientSecret; locale = options.locale; return elements; },
+    async confirmPayment({ confirmParams }) {
+      const intent = clientSecret.split('_secret_')[0];
+      const card = document.querySelector('input[name="stand-in-card"]').value;
+      const response = await fetch('https://api.stripe.com/v1/payment_intents/' + intent + '/confirm', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_secret: clientSecret, card }),
+      });
+      const body = await response.json();
+      if (body.error) return { error: body.error };
+      if (body.status === 'requires_action') {
+        const back = new URL(confirmParams.return_url);
+        back.searchParams.set('payment_intent', intent);
+        back.searchParams.set('redirect_status', 'succeeded');
+        location.assign(back.toString());
+        return new Promise(() => {});
+      }
+      return { paymentIntent: body };
+    },
+  };
+};
+`;
+
+describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure back to the order page', () => {
+  let standIn: StripeStandIn;
+  let server: AdmitServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let buyer: Page;
+  let eventPath = '';
+  let ticketTypeId = '';
+  const stripeRequests: string[] = [];
+
+  /** What Stripe's API does when Stripe.js confirms: the bank says yes, no, or "authenticate first". */
+  async function confirmAtStripe(route: Route) {
+    const intentId = new URL(route.request().url()).pathname.split('/')[3]!;
+    const card = new URLSearchParams(route.request().postData() ?? '').get('card')!.replace(/\s/g, '');
+    if (card === '4000000000000002') {
+      standIn.fail(intentId);
+      return route.fulfill({
+        status: 402,
+        json: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
+      });
+    }
+    // 3155: the buyer authenticates at the bank (away from our page), then the payment succeeds.
+    standIn.succeed(intentId);
+    return route.fulfill({ json: { id: intentId, status: card === '4000002500003155' ? 'requires_action' : 'succeeded' } });
+  }
+
+  beforeAll(async () => {
+    standIn = await startStripeStandIn();
+    server = await startAdmit({
+      STRIPE_SECRET_KEY: 'sk_test_browser_journey',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_browser_journey',
+      STRIPE_WEBHOOK_SECRET: 'whsec_browser_journey',
+      STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
+    });
+    browser = await launchChromium();
+    buyer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
+    context = buyer.context();
+    buyer.on('request', (request) => {
+      if (/(^|\.)stripe\.(com|network)$/.test(new URL(request.url()).hostname)) stripeRequests.push(request.url());
+    });
+    await context.route('https://js.stripe.com/**', (route) =>
+      route.fulfill({ contentType: 'application/javascript', body: stripeJsStandIn }),
+    );
+    await context.route('https://api.stripe.com/v1/payment_intents/*/confirm', confirmAtStripe);
+
+    // The organizer's side is covered by other journeys: here the event is made through the callables.
+    const organizer = await newPage(browser, server.url);
+    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    const call = (name: string, data: unknown) =>
+      organizer.evaluate(
+        async ([name, data]) => {
+          const response = await fetch(`/fn/${name as string}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ data }),
+          });
+          return (await response.json()).result;
+        },
+        [name, data],
+      );
+    const { organizationId } = await call('orgs.create', { name: 'Harbour Sounds' });
+    const { eventId, slug } = await call('events.create', {
+      organizationId,
+      title: 'Harbour Sessions',
+      venue: 'Pier 3',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-05-01T20:00',
+      endsAtLocal: '2030-05-01T23:00',
+      capacity: 10,
+      currency: 'EUR',
+    });
+    ({ ticketTypeId } = await call('events.addTicketType', {
+      eventId,
+      name: 'Standing',
+      capacity: 10,
+      maxPerOrder: 4,
+      price: 2500,
+    }));
+    await call('events.publish', { eventId });
+    eventPath = `/e/${slug}`;
+    await organizer.close();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await standIn?.close();
+  });
+
+  it('loads nothing from Stripe on the home page, the event page, sign-in and choosing tickets', async () => {
+    await buyer.goto('/');
+    await buyer.goto('/sign-in');
+    await signUpAndVerify(buyer, 'Bea Buyer', 'bea@example.test', password);
+    await buyer.goto(eventPath);
+    await buyer.getByRole('heading', { name: 'Harbour Sessions' }).waitFor();
+    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await expect.poll(() => buyer.getByTestId('picker-total').textContent()).toBe('€50.00');
+
+    expect(stripeRequests).toEqual([]);
+    expect(ticketTypeId).not.toBe('');
+  });
+
+  it('opens the payment step with Stripe.js from js.stripe.com and the Payment Element in the buyer’s language', async () => {
+    await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
+    await buyer.getByRole('heading', { name: 'Your order' }).waitFor();
+    const card = buyer.getByLabel('Card number (Stripe stand-in)');
+    await card.waitFor();
+
+    expect(stripeRequests).toEqual([expect.stringMatching(/^https:\/\/js\.stripe\.com\/[a-z]+\/stripe\.js/)]);
+    const element = buyer.locator('[data-publishable-key]');
+    await expect(element.getAttribute('data-publishable-key')).resolves.toBe('pk_test_browser_journey');
+    await expect(element.getAttribute('data-locale')).resolves.toBe('en');
+    // The sandbox's notice is not shown: this is Stripe.
+    await expect(buyer.getByText('Test payments — no money moves').count()).resolves.toBe(0);
+  });
+
+  it("shows Stripe's message for a declined card and keeps the order payable", async () => {
+    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4000 0000 0000 0002');
+    await buyer.getByRole('button', { name: 'Pay now' }).click();
+    await buyer.getByText('Your card was declined.').waitFor();
+    await expect.poll(() => buyer.getByTestId('order-status').textContent()).toBe('Awaiting payment');
+  });
+
+  it('comes back to the order page after 3-D Secure, where the server checks the payment and the order is paid', async () => {
+    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4000 0025 0000 3155');
+    await buyer.getByRole('button', { name: 'Pay now' }).click();
+    await buyer.waitForURL(/\/orders\/[^/?]+\?.*payment_intent=pi_/);
+
+    await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
+    await buyer.getByText('Payment received — your tickets are ready').waitFor();
+    await buyer.getByRole('link', { name: 'Show my tickets' }).click();
+    await expect.poll(() => buyer.getByRole('img', { name: /^QR code of ticket / }).count()).toBe(2);
+  });
+
+  it('completes a payment without a redirect when the card needs no extra step', async () => {
+    await buyer.goto(eventPath);
+    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('1');
+    await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
+    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4242 4242 4242 4242');
+    await buyer.getByRole('button', { name: 'Pay now' }).click();
+
+    await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
+    // The payment was created with the server's amount (2 × €25.00, then 1 × €25.00), never the browser's.
+    expect([...standIn.intents.values()].map((intent) => intent.amount).sort()).toEqual([2500, 5000]);
+  });
+});
