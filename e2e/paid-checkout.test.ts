@@ -9,6 +9,18 @@ async function expectText(page: Page, text: string | RegExp, timeout = 5_000) {
   await page.getByText(text).first().waitFor({ timeout });
 }
 
+/** With SCREENSHOT_DIR set, keeps the page at phone and desktop widths, for a person to look at. */
+async function screenshots(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  const size = page.viewportSize();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}
+
 /** Every request a page makes to Stripe: with the sandbox provider there must be none, anywhere. */
 function stripeRequests(page: Page) {
   const seen: string[] = [];
@@ -86,6 +98,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
     const countdown = await buyer.getByRole('timer').textContent();
     expect(countdown).toMatch(/^Tickets held for (9:[0-5]\d|10:00)$/);
     await expectText(buyer, 'Test payments — no money moves');
+    await screenshots(buyer, 'order-page');
 
     // The organizer sees the pending order at once, and the places as held.
     await organizer.getByRole('cell', { name: /Bruno Buyer/ }).waitFor();
@@ -99,6 +112,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
     await buyer.getByLabel('CVC').fill('123');
     await buyer.getByRole('button', { name: 'Pay with test card' }).click();
     await expectText(buyer, 'The card was declined. Your tickets are still held: try another card.');
+    await screenshots(buyer, 'order-declined');
     await expect.poll(() => buyer.getByTestId('order-status').textContent()).toBe('Awaiting payment');
   });
 
@@ -111,6 +125,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
 
     await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
     await expectText(buyer, 'Payment received — your tickets are ready');
+    await screenshots(buyer, 'order-paid');
     await organizer.getByRole('cell', { name: 'Complete' }).waitFor();
     await expectText(organizer, '2 of 3 places taken');
 
