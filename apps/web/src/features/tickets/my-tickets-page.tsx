@@ -63,6 +63,9 @@ export function MyTicketsPage() {
                 </Group>
                 <Text size="sm">{ticket.holderName}</Text>
                 <Code>{ticket.code}</Code>
+                <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
+                  <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
+                </AnchorLink>
               </Stack>
             </Card>
           ))}
