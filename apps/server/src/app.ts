@@ -8,12 +8,15 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import { eventsCallables } from './modules/events/events.functions';
 import { eventsLiveQueries } from './modules/events/events.live';
 import { orderTopics, releaseExpiredHolds } from './modules/orders/checkout';
+import { orderDetailLiveQueries } from './modules/orders/order-detail.live';
 import { ordersCallables } from './modules/orders/orders.functions';
 import { ordersLiveQueries } from './modules/orders/orders.live';
+import { refundsCallables } from './modules/orders/refunds.functions';
 import { registerStripeWebhook } from './modules/orders/stripe-webhook';
 import { orgsCallables } from './modules/orgs/orgs.functions';
 import { orgsLiveQueries } from './modules/orgs/orgs.live';
 import { ticketsLiveQueries } from './modules/tickets/tickets.live';
+import { registerTicketPdfRoute } from './modules/tickets/ticket-pdf.routes';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
 import type { Config } from './platform/config';
@@ -27,8 +30,14 @@ import { createSandboxProvider, sandboxCallables } from './platform/payments/san
 import { createStripeProvider } from './platform/payments/stripe-provider';
 import { createSmsSender } from './platform/sms/sms-sender';
 
-export const callables = [...orgsCallables, ...eventsCallables, ...ordersCallables, ...sandboxCallables];
-export const liveQueries = [...orgsLiveQueries, ...eventsLiveQueries, ...ordersLiveQueries, ...ticketsLiveQueries];
+export const callables = [...orgsCallables, ...eventsCallables, ...ordersCallables, ...refundsCallables, ...sandboxCallables];
+export const liveQueries = [
+  ...orgsLiveQueries,
+  ...eventsLiveQueries,
+  ...ordersLiveQueries,
+  ...orderDetailLiveQueries,
+  ...ticketsLiveQueries,
+];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -198,6 +207,7 @@ export async function buildApp(options: BuildAppOptions) {
     for (const data of early) socket.emit('message', data, false);
   });
   if (!production) await registerDevOutbox(app, database.db);
+  registerTicketPdfRoute(app, { db: database.db, getUser: (request) => getSessionUser(auth, request) });
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);

@@ -25,6 +25,8 @@ interface World {
   /** The buyer's pending order for a paid ticket, with its sandbox payment started. */
   buyerOrderId: string;
   clientSecret: string;
+  /** The buyer's completed order for a free ticket (what admins refund and look into). */
+  paidOrderId: string;
 }
 
 interface Row {
@@ -116,6 +118,10 @@ const callableMatrix: Record<string, Row> = {
   'orders.startPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
   'orders.confirmPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
   'orders.cancel': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
+  'orders.refund': {
+    input: (w) => ({ orderId: w.paidOrderId, reason: 'Matrix check', idempotencyKey: `matrix-${w.paidOrderId}` }),
+    expect: adminUp,
+  },
   'payments.sandboxConfirm': {
     input: (w) => ({ clientSecret: w.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }),
     expect: anyoneSignedIn,
@@ -148,6 +154,7 @@ const liveQueryMatrix: Record<string, Row> = {
   'orders.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
   'tickets.mine': { input: () => ({}), expect: anyoneSignedIn },
   'orders.mine': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
+  'orders.detail': { input: (w) => ({ orderId: w.paidOrderId }), expect: adminUp },
 };
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
@@ -198,6 +205,12 @@ async function newWorld(): Promise<World> {
     people.buyer.cookie,
   );
   if (started.status !== 200) throw new Error(`set-up payment failed: ${JSON.stringify(started.body)}`);
+  const free = await t.call<{ orderId: string }>(
+    'orders.create',
+    { eventId: published.eventId, lines: [{ ticketTypeId: published.ticketTypeIds[0]!, quantity: 1 }] },
+    people.buyer.cookie,
+  );
+  if (free.status !== 200) throw new Error(`set-up free order failed: ${JSON.stringify(free.body)}`);
   return {
     organizationId,
     draftEventId: draft.eventId,
@@ -207,6 +220,7 @@ async function newWorld(): Promise<World> {
     invitationId: invited.body.result.invitationId,
     buyerOrderId: ordered.body.result.orderId,
     clientSecret: started.body.result.clientSecret,
+    paidOrderId: free.body.result.orderId,
   };
 }
 

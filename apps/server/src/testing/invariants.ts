@@ -65,11 +65,22 @@ const checks: { name: string; query: SQL }[] = [
       where o.status = 'paid' and l.quantity <> l.tickets`,
   },
   {
+    // A partly refunded order keeps the tickets that were not refunded.
     name: 'valid ticket without a paid order',
     query: sql`
       select t.id, t.order_id, o.status as order_status
       from ticket t left join "order" o on o.id = t.order_id
-      where t.status = 'valid' and (o.id is null or o.status <> 'paid')`,
+      where t.status = 'valid' and (o.id is null or o.status not in ('paid', 'partially_refunded'))`,
+  },
+  {
+    name: "order's refunded amount differs from its refunds that gave money back, or exceeds its total",
+    query: sql`
+      select o.id, o.total, o.refunded_amount,
+        coalesce((select sum(r.amount) from refund r where r.order_id = o.id and r.status not in ('failed', 'canceled')), 0)::int as refunds
+      from "order" o
+      where o.refunded_amount > o.total
+         or o.refunded_amount <> coalesce((select sum(r.amount) from refund r
+                                           where r.order_id = o.id and r.status not in ('failed', 'canceled')), 0)`,
   },
   {
     name: 'ticket whose event differs from its order or its ticket type',

@@ -30,7 +30,7 @@ export interface StandInRefund {
   currency: string;
   payment_intent: string;
   charge: string | null;
-  status: 'succeeded';
+  status: 'pending' | 'succeeded' | 'failed' | 'canceled';
   reason: string | null;
   metadata: Record<string, string>;
   created: number;
@@ -63,6 +63,13 @@ export interface StripeStandIn {
   requireAction(intentId: string): void;
   /** The card was declined: like Stripe, the intent goes back to `requires_payment_method`. */
   fail(intentId: string): void;
+  /**
+   * Someone refunds in Stripe's dashboard (no metadata of ours): the whole rest of the payment, or
+   * `amount`. Returns the refund, as a `charge.refunded` webhook would announce it.
+   */
+  refundInDashboard(intentId: string, amount?: number): StandInRefund;
+  /** A refund's status changes at Stripe (what a `refund.updated` webhook announces). */
+  setRefundStatus(refundId: string, status: StandInRefund['status']): void;
   /** Stripe unreachable (default: connections dropped) or failing, until set back to false. */
   setDown(down: boolean, how?: StandInOutage): void;
   close(): Promise<void>;
@@ -70,7 +77,7 @@ export interface StripeStandIn {
 
 /**
  * Stands in for api.stripe.com in tests (DESIGN §7: fakes only at the network boundary), for the
- * calls the Stripe provider makes: create and read PaymentIntents, create refunds. Idempotency
+ * calls the Stripe provider makes: create and read PaymentIntents, create and list refunds. Idempotency
  * keys behave as at Stripe: the first answer for a key is replayed, and the key cannot be reused
  * with other parameters. Listens on a free port of 127.0.0.1.
  */
@@ -117,6 +124,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         status: 'requires_payment_method',
         last_payment_error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' },
       }),
+    refundInDashboard: (intentId, amount) => {
+      const refund = addRefund(state, findIntent(state, intentId), amount, { metadata: {}, reason: 'requested_by_customer' });
+      return structuredClone(refund);
+    },
+    setRefundStatus: (refundId, status) => {
+      const refund = state.refunds.get(refundId);
+      if (!refund) throw new Error(`The Stripe stand-in has no refund ${refundId}`);
+      refund.status = status;
+    },
     setDown: (down, how = 'drop') => {
       outage = down ? how : null;
     },
@@ -196,7 +212,8 @@ function answer(state: StandInState, request: IncomingMessage, logged: LoggedReq
   }
   const run = () => {
     try {
-      return route(state, logged.method, logged.path, parseForm(body));
+      const query = new URL(request.url ?? '/', 'http://stand-in').searchParams;
+      return route(state, logged.method, logged.path, parseForm(body), query);
     } catch (error) {
       if (error instanceof StripeErrorAnswer) return error.answer;
       throw error;
@@ -224,11 +241,12 @@ function idempotent(state: StandInState, key: string, fingerprint: string, run: 
   return { ...stored.answer, replayed: true };
 }
 
-function route(state: StandInState, method: string, path: string, form: Form): Answer {
+function route(state: StandInState, method: string, path: string, form: Form, query: URLSearchParams): Answer {
   if (method === 'POST' && path === '/v1/payment_intents') return createIntent(state, form);
   const intentId = /^\/v1\/payment_intents\/([^/]+)$/.exec(path)?.[1];
   if (method === 'GET' && intentId) return ok(findIntent(state, intentId));
   if (method === 'POST' && path === '/v1/refunds') return createRefund(state, form);
+  if (method === 'GET' && path === '/v1/refunds') return listRefunds(state, query);
   return stripeError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
 }
 
@@ -257,12 +275,23 @@ function createIntent(state: StandInState, form: Form): Answer {
 
 function createRefund(state: StandInState, form: Form): Answer {
   const intent = findIntent(state, text(form, 'payment_intent'));
+  const amount = form.amount === undefined ? undefined : positiveInteger(form, 'amount');
+  return ok(addRefund(state, intent, amount, { metadata: stringsOf(form.metadata), reason: optionalText(form, 'reason') }));
+}
+
+/** Stripe's checks for a refund, then the refund (succeeded at once, as card refunds mostly are). */
+function addRefund(
+  state: StandInState,
+  intent: StandInIntent,
+  requested: number | undefined,
+  { metadata, reason }: { metadata: Record<string, string>; reason: string | null },
+): StandInRefund {
   if (intent.status !== 'succeeded') {
     throw refusal(`This PaymentIntent (${intent.id}) does not have a successful charge to refund.`, 'charge_not_refundable');
   }
   const remaining = intent.amount - refundedSoFar(state, intent.id);
   if (remaining === 0) throw refusal(`Charge ${intent.latest_charge} has already been refunded.`, 'charge_already_refunded');
-  const amount = form.amount === undefined ? remaining : positiveInteger(form, 'amount');
+  const amount = requested ?? remaining;
   if (amount > remaining) {
     throw refusal(
       `Refund amount (${amount}) is greater than unrefunded amount on charge (${remaining})`,
@@ -278,12 +307,19 @@ function createRefund(state: StandInState, form: Form): Answer {
     payment_intent: intent.id,
     charge: intent.latest_charge,
     status: 'succeeded',
-    reason: optionalText(form, 'reason'),
-    metadata: stringsOf(form.metadata),
+    reason,
+    metadata,
     created: nowSeconds(),
   };
   state.refunds.set(refund.id, refund);
-  return ok(refund);
+  return refund;
+}
+
+/** `GET /v1/refunds?payment_intent=…`: newest first, as Stripe lists; one page is all a test needs. */
+function listRefunds(state: StandInState, query: URLSearchParams): Answer {
+  const intentId = query.get('payment_intent');
+  const refunds = [...state.refunds.values()].filter((refund) => !intentId || refund.payment_intent === intentId).reverse();
+  return ok({ object: 'list', url: '/v1/refunds', has_more: false, data: refunds });
 }
 
 function findIntent(state: StandInState, id: string): StandInIntent {
@@ -296,9 +332,12 @@ function findIntent(state: StandInState, id: string): StandInIntent {
   return intent;
 }
 
+/** What has gone back so far: failed and canceled refunds returned nothing. */
 function refundedSoFar(state: StandInState, intentId: string): number {
   let total = 0;
-  for (const refund of state.refunds.values()) if (refund.payment_intent === intentId) total += refund.amount;
+  for (const refund of state.refunds.values()) {
+    if (refund.payment_intent === intentId && refund.status !== 'failed' && refund.status !== 'canceled') total += refund.amount;
+  }
   return total;
 }
 

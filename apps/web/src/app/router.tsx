@@ -21,6 +21,7 @@ const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-ev
 const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
 const OrderPage = lazyRouteComponent(() => import('../features/checkout/order-page'), 'OrderPage');
 const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
+const OrderDetailPage = lazyRouteComponent(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Shell,
@@ -178,6 +179,19 @@ const eventEditorRoute = createRoute({
   },
 });
 
+const orderDetailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/orders/$orderId',
+  component: function OrderDetailRoute() {
+    const { eventId, orderId } = orderDetailRoute.useParams();
+    return (
+      <RequireSession>
+        <OrderDetailPage eventId={eventId} orderId={orderId} />
+      </RequireSession>
+    );
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   homeRoute,
   signInRoute,
@@ -192,6 +206,7 @@ const routeTree = rootRoute.addChildren([
   orgEventsRoute,
   orgMembersRoute,
   eventEditorRoute,
+  orderDetailRoute,
 ]);
 
 export const router = createRouter({

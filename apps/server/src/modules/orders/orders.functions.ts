@@ -7,7 +7,8 @@ import { CallableError } from '../../platform/http/callable-error';
 import { event, ticketType } from '../events/schema';
 import { orderTopics, releaseExpiredHolds, releaseHold } from './checkout';
 import { recordActivity } from './order-activity';
-import { settleAndAnnounce } from './payment-outcome';
+import { sendOrderConfirmation } from './order-emails';
+import { sendQuietly, settleAndAnnounce } from './payment-outcome';
 import { order, orderLine, ticket } from './schema';
 import { newTicketCode } from './ticket-code';
 
@@ -162,6 +163,8 @@ export const createOrderCallable = defineCallable(createOrder, {
     }
 
     ctx.publish(...orderTopics({ id: orderId, eventId: found.id, buyerId: buyer.id }, found.organizationId));
+    // A free order is complete: its tickets go out by email, after the answer (not on the hot path).
+    if (!paid) void sendQuietly(ctx, 'confirmation', () => sendOrderConfirmation(ctx, orderId));
     return {
       orderId,
       status: paid ? ('pending' as const) : ('paid' as const),

@@ -3,6 +3,7 @@ import type { Db } from '../../platform/db/database';
 import type { Mailer } from '../../platform/mail/mailer';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
 import { orderTopics, settlePayment, type Settlement } from './checkout';
+import { sendLatePaymentRefundNotice, sendOrderConfirmation } from './order-emails';
 
 export interface PaymentOutcomeDeps {
   db: Db;
@@ -25,5 +26,19 @@ export async function settleAndAnnounce(
 ): Promise<Settlement> {
   const settlement = await settlePayment(deps.db, deps.payments, orderId, payment);
   deps.publish(...orderTopics(settlement.order));
+  // Only `paid` and `refunded-late` are changes this call made; every other outcome was settled
+  // before (by the webhook or the return page) and has been told already.
+  if (settlement.outcome === 'paid') await sendQuietly(deps, 'confirmation', () => sendOrderConfirmation(deps, orderId));
+  if (settlement.outcome === 'refunded-late')
+    await sendQuietly(deps, 'late payment refund', () => sendLatePaymentRefundNotice(deps, orderId));
   return settlement;
+}
+
+/** An email that cannot be sent is logged; the payment it reports stands. */
+export async function sendQuietly(deps: Pick<PaymentOutcomeDeps, 'log'>, what: string, send: () => Promise<unknown>) {
+  try {
+    await send();
+  } catch (error) {
+    deps.log.error({ err: error }, `sending the ${what} email failed`);
+  }
 }

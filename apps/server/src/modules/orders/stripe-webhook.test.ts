@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { outboxMessage } from '../../platform/mail/schema';
 import { paymentEvent } from '../../platform/payments/schema';
 import { createStripeProvider } from '../../platform/payments/stripe-provider';
 import { createPublishedEvent } from '../../testing/fixtures';
@@ -161,6 +162,21 @@ describe('the Stripe webhook', () => {
     const webhookLines = await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId));
     expect(webhookLines.filter((line) => line.kind === 'webhook')).toHaveLength(1);
     expect(await t.db.select().from(ticket).where(eq(ticket.orderId, orderId))).toHaveLength(2);
+  });
+
+  it('emails the tickets once, whether the webhook or the return page completes the order, however often each comes', async () => {
+    const { buyer, orderId, intentId } = await orderAtPaymentStep(t);
+    standIn.succeed(intentId);
+    const payload = intentEvent('payment_intent.succeeded', intentId);
+
+    await deliver(t, payload);
+    await deliver(t, { ...payload, id: `${payload.id}_again` });
+    expect((await t.call('orders.confirmPayment', { orderId }, buyer.cookie)).status).toBe(200);
+
+    const emails = await t.db.select().from(outboxMessage).where(eq(outboxMessage.to, buyer.email));
+    const confirmations = emails.filter((email) => email.subject.startsWith('Your tickets for'));
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0]!.attachments?.some((attachment) => attachment.contentType === 'application/pdf')).toBe(true);
   });
 
   it('puts a declined payment on the timeline and keeps the hold for another card', async () => {

@@ -319,6 +319,14 @@ describe('the callable protocol, with callables made for the test', () => {
         throw new CallableError('aborted', 'Changed my mind');
       },
     }),
+    defineCallable(defineCallableContract('test.commitThenFail', empty, empty), {
+      auth: 'optional',
+      async handler(_input, ctx) {
+        ctx.publish('never:sent');
+        ctx.publishCommitted('committed:a');
+        throw new CallableError('unavailable', 'The next step could not be reached');
+      },
+    }),
     defineCallable(defineCallableContract('test.whoAmI', empty, z.object({ id: z.string() })), {
       auth: 'required',
       async handler(_input, ctx) {
@@ -447,6 +455,13 @@ describe('the callable protocol, with callables made for the test', () => {
     expect(published).toEqual([]);
     await callMini('test.echo', { name: 'Ada' });
     expect(published).toEqual([['echo:a', 'echo:b']]);
+  });
+
+  it('publishes the topics of work a call marked as committed even when the call then fails, and only those', async () => {
+    published.length = 0;
+    const { status } = await callMini('test.commitThenFail', {});
+    expect(status).toBe(503);
+    expect(published).toEqual([['committed:a']]);
   });
 
   it('answers deadline-exceeded with 504 when the handler runs past its deadline, and aborts its signal', async () => {

@@ -8,7 +8,7 @@ import type { SessionUser } from '../auth/auth';
 import type { Db } from '../db/database';
 import { localeOf } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
-import { PaymentProviderUnavailable, type PaymentProvider } from '../payments/payment-provider';
+import { PaymentProviderUnavailable, RefundRefused, type PaymentProvider } from '../payments/payment-provider';
 import { CallableError, callableErrorFromDatabase } from './callable-error';
 
 export interface CallContext {
@@ -20,6 +20,11 @@ export interface CallContext {
   signal: AbortSignal;
   /** Topics whose live queries must refresh once this call has succeeded (and so committed). */
   publish(...topics: string[]): void;
+  /**
+   * Topics of work already committed, published even if the call then fails: for a call that
+   * commits in steps, such as a refund recorded before the payment provider turns out unreachable.
+   */
+  publishCommitted(...topics: string[]): void;
   /** Sends email (SMTP or the dev outbox); send after the transaction commits. */
   mailer: Mailer;
   /** The address people reach the app at, for links in emails. */
@@ -142,6 +147,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         callable.deadlineMs,
       );
       const topics = new Set<string>();
+      const committedTopics = new Set<string>();
       const ctx: CallContext = {
         requestId: request.id,
         db: deps.db,
@@ -149,6 +155,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         log: request.log,
         signal: controller.signal,
         publish: (...names) => names.forEach((name) => topics.add(name)),
+        publishCommitted: (...names) => names.forEach((name) => committedTopics.add(name)),
         mailer: deps.mailer,
         publicUrl: deps.publicUrl,
         locale: localeOf(request.headers.cookie, request.headers['accept-language']),
@@ -160,6 +167,8 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
         });
         const result = await Promise.race([callable.handler(parsed.data, ctx), aborted]);
+        for (const topic of committedTopics) topics.add(topic);
+        committedTopics.clear();
         if (topics.size > 0) deps.publish([...topics]);
         const output = callable.contract.output.safeParse(result);
         if (!output.success) {
@@ -176,7 +185,11 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
             ? error
             : error instanceof PaymentProviderUnavailable
               ? new CallableError('unavailable', 'The payment provider cannot be reached; try again')
-              : callableErrorFromDatabase(error);
+              : error instanceof RefundRefused
+                ? new CallableError('failed-precondition', 'The payment provider refused the refund', {
+                    reason: error.reason,
+                  })
+                : callableErrorFromDatabase(error);
         if (known) {
           if (known.code === 'cancelled' || known.code === 'deadline-exceeded')
             request.log.warn({ callable: callable.contract.name }, known.message);
@@ -185,6 +198,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         request.log.error({ err: error, callable: callable.contract.name }, 'callable failed');
         return sendError(reply, 'internal', `Internal error (request ${request.id})`);
       } finally {
+        if (committedTopics.size > 0) deps.publish([...committedTopics]);
         clearTimeout(deadline);
         reply.raw.off('close', onClose);
       }

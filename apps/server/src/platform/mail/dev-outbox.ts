@@ -1,24 +1,74 @@
 import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
-import { outboxMessage } from './schema';
+import { contentDisposition } from '../http/content-disposition';
+import { outboxMessage, type StoredAttachment } from './schema';
 
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
 const linkify = (escaped: string) => escaped.replace(/https?:\/\/[^\s<]+/g, (url) => `<a href="${url}">${url}</a>`);
 
+const attachmentUrl = (messageId: string, index: number) => `/dev/outbox/${encodeURIComponent(messageId)}/attachments/${index}`;
+
+/** What the listing shows of an attachment: its name and where to get it, not its bytes. */
+const describeAttachments = (messageId: string, attachments: StoredAttachment[]) =>
+  attachments.map((attachment, index) => ({
+    filename: attachment.filename,
+    contentType: attachment.contentType,
+    cid: attachment.cid,
+    size: Buffer.byteLength(attachment.contentBase64, 'base64'),
+    url: attachmentUrl(messageId, index),
+  }));
+
+/** Points `cid:` references at the outbox's own copies, so inline images show as a mail app shows them. */
+function showInlineImages(html: string, messageId: string, attachments: StoredAttachment[]) {
+  return html.replace(/(["'(])cid:([^"')\s]+)/g, (match, opening: string, cid: string) => {
+    const index = attachments.findIndex((attachment) => attachment.cid === cid);
+    return index === -1 ? match : `${opening}${attachmentUrl(messageId, index)}`;
+  });
+}
+
+const attachmentList = (messageId: string, attachments: StoredAttachment[]) =>
+  attachments.length === 0
+    ? ''
+    : `\n  <p>Attachments:</p>\n  <ul>${describeAttachments(messageId, attachments)
+        .map(
+          (attachment) =>
+            `<li><a href="${attachment.url}" download="${escapeHtml(attachment.filename)}">${escapeHtml(attachment.filename)}</a> (${escapeHtml(attachment.contentType)}, ${attachment.size.toLocaleString('en')} bytes${attachment.cid ? ', shown in the email' : ''})</li>`,
+        )
+        .join('')}</ul>`;
+
 /** `/dev/outbox` (a page) and `/dev/outbox.json`: what the embedded default "sent". Never registered in production. */
 export async function registerDevOutbox(app: FastifyInstance, db: Db) {
   const latest = () => db.select().from(outboxMessage).orderBy(desc(outboxMessage.createdAt)).limit(200);
 
-  app.get('/dev/outbox.json', async () => ({ messages: await latest() }));
+  app.get('/dev/outbox.json', async () => ({
+    messages: (await latest()).map((message) => ({
+      ...message,
+      attachments: describeAttachments(message.id, message.attachments),
+    })),
+  }));
 
   // An email's HTML part as a mail app would show it.
   app.get<{ Params: { id: string } }>('/dev/outbox/:id', async (request, reply) => {
     const [message] = await db.select().from(outboxMessage).where(eq(outboxMessage.id, request.params.id));
     if (!message?.html) return reply.code(404).type('text/plain').send('No such email, or it has no HTML part');
-    return reply.type('text/html; charset=utf-8').send(message.html);
+    return reply.type('text/html; charset=utf-8').send(showInlineImages(message.html, message.id, message.attachments));
+  });
+
+  app.get<{ Params: { id: string; index: string } }>('/dev/outbox/:id/attachments/:index', async (request, reply) => {
+    const [message] = await db
+      .select({ attachments: outboxMessage.attachments })
+      .from(outboxMessage)
+      .where(eq(outboxMessage.id, request.params.id));
+    const attachment = /^\d+$/.test(request.params.index) ? message?.attachments[Number(request.params.index)] : undefined;
+    if (!attachment) return reply.code(404).type('text/plain').send('No such attachment');
+    return reply
+      .type(attachment.contentType)
+      .header('content-disposition', contentDisposition(attachment.cid ? 'inline' : 'attachment', attachment.filename))
+      .header('x-content-type-options', 'nosniff')
+      .send(Buffer.from(attachment.contentBase64, 'base64'));
   });
 
   app.get('/dev/outbox', async (_request, reply) => {
@@ -28,7 +78,7 @@ export async function registerDevOutbox(app: FastifyInstance, db: Db) {
         (message) => `<article>
   <header><strong>${escapeHtml(message.subject || message.channel.toUpperCase())}</strong>
   <span>to ${escapeHtml(message.to)} · <time datetime="${message.createdAt.toISOString()}">${message.createdAt.toISOString()}</time></span></header>
-  <pre>${linkify(escapeHtml(message.text))}</pre>${message.html ? `\n  <p><a href="/dev/outbox/${encodeURIComponent(message.id)}">View the HTML email</a></p>` : ''}
+  <pre>${linkify(escapeHtml(message.text))}</pre>${message.html ? `\n  <p><a href="/dev/outbox/${encodeURIComponent(message.id)}">View the HTML email</a></p>` : ''}${attachmentList(message.id, message.attachments)}
 </article>`,
       )
       .join('\n');

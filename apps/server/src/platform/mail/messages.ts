@@ -1,8 +1,8 @@
 import type { MessageDescriptor } from '@formatjs/intl';
 
 /**
- * Every email and text message Admit sends, as ICU messages with their English text; de.json in
- * ./locales is the German catalog (mail-messages.test.ts keeps it complete and its arguments equal).
+ * Every email, text message and ticket PDF Admit sends, as ICU messages with their English text;
+ * de.json in ./locales is the German catalog (mail.test.ts keeps it complete and its arguments equal).
  */
 export const mailMessages = {
   greeting: { id: 'mail.greeting', defaultMessage: '{name, select, other {Hello {name},} none {Hello,}}' },
@@ -70,6 +70,67 @@ export const mailMessages = {
     id: 'mail.invite.ignore',
     defaultMessage:
       'The invitation expires on {expiresAt, date, long} at {expiresAt, time, short} UTC. If you do not know {organization}, ignore this email.',
+  },
+
+  orderSubject: { id: 'mail.order.subject', defaultMessage: 'Your tickets for {event}' },
+  orderIntro: {
+    id: 'mail.order.intro',
+    defaultMessage:
+      'Thank you for your order. {count, plural, one {Your ticket for {event} is below and in the attached PDF.} other {Your # tickets for {event} are below and in the attached PDF.}}',
+  },
+  orderReference: { id: 'mail.order.reference', defaultMessage: 'Order {reference}' },
+  orderWhen: { id: 'mail.order.when', defaultMessage: 'When' },
+  orderWhere: { id: 'mail.order.where', defaultMessage: 'Where' },
+  orderLine: { id: 'mail.order.line', defaultMessage: '{quantity, number} × {ticketType} at {unitPrice} each' },
+  orderTotal: { id: 'mail.order.total', defaultMessage: 'Total' },
+  orderTicketsHeading: { id: 'mail.order.ticketsHeading', defaultMessage: 'Your tickets' },
+  orderTicketHolder: { id: 'mail.order.ticketHolder', defaultMessage: 'For {name}' },
+  orderTicketCode: { id: 'mail.order.ticketCode', defaultMessage: 'Code {code}' },
+  orderQrAlt: { id: 'mail.order.qrAlt', defaultMessage: 'QR code of the ticket {code}' },
+  orderAtTheDoor: {
+    id: 'mail.order.atTheDoor',
+    defaultMessage: 'Show the QR code at the door, on your phone or printed. Each code admits one person once.',
+  },
+  orderMyTickets: {
+    id: 'mail.order.myTickets',
+    defaultMessage: 'Your tickets are also in Admit under My tickets; once loaded there, they show without a network too.',
+  },
+  myTicketsAction: { id: 'mail.order.myTicketsAction', defaultMessage: 'My tickets' },
+  orderFooter: {
+    id: 'mail.order.footer',
+    defaultMessage: 'Admit — tickets and check-in. You get this email because of an order with this address on {host}.',
+  },
+
+  refundSubject: { id: 'mail.refund.subject', defaultMessage: 'Refund for {event}' },
+  refundIntro: { id: 'mail.refund.intro', defaultMessage: 'We refunded {amount} for {event}.' },
+  refundReason: { id: 'mail.refund.reason', defaultMessage: 'Reason: {reason}' },
+  refundVoidedTickets: {
+    id: 'mail.refund.voidedTickets',
+    defaultMessage:
+      '{count, plural, one {# ticket of your order is no longer valid.} other {# tickets of your order are no longer valid.}} {remaining, plural, =0 {} one {Your other ticket stays valid.} other {Your other # tickets stay valid.}}',
+  },
+  refundTiming: {
+    id: 'mail.refund.timing',
+    defaultMessage: 'The money goes back to the card you paid with. Depending on your bank, it can take 5 to 10 days to show.',
+  },
+
+  lateRefundSubject: { id: 'mail.lateRefund.subject', defaultMessage: 'Your payment for {event} was refunded' },
+  lateRefundIntro: {
+    id: 'mail.lateRefund.intro',
+    defaultMessage:
+      'Your payment of {amount} for {event} arrived after your reservation had ended, and by then the tickets were gone.',
+  },
+  lateRefundOutcome: {
+    id: 'mail.lateRefund.outcome',
+    defaultMessage: 'Your payment was refunded in full, and no tickets were issued. We are sorry.',
+  },
+  lateRefundAction: { id: 'mail.lateRefund.action', defaultMessage: 'See the event' },
+
+  ticketPdfTitle: { id: 'ticketPdf.title', defaultMessage: 'Tickets for {event}' },
+  ticketPdfPosition: { id: 'ticketPdf.position', defaultMessage: 'Ticket {index, number} of {count, number}' },
+  ticketPdfAtTheDoor: {
+    id: 'ticketPdf.atTheDoor',
+    defaultMessage: 'Show this QR code at the door, on your phone or printed. It admits one person once.',
   },
 
   smsCode: {

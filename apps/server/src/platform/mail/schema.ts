@@ -1,4 +1,13 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** An email's attachment as the dev outbox keeps it (small files: QR codes, a ticket PDF). */
+export interface StoredAttachment {
+  filename: string;
+  contentType: string;
+  /** The Content-ID the HTML refers to as `cid:…`, for inline images. */
+  cid: string | null;
+  contentBase64: string;
+}
 
 /** Emails and text messages sent by the embedded default, shown at /dev/outbox. */
 export const outboxMessage = pgTable(
@@ -10,6 +19,7 @@ export const outboxMessage = pgTable(
     subject: text('subject').notNull().default(''),
     text: text('text').notNull(),
     html: text('html'),
+    attachments: jsonb('attachments').$type<StoredAttachment[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('outbox_message_created_idx').on(table.createdAt)],

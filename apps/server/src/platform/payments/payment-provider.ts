@@ -25,6 +25,12 @@ export interface RefundResult {
   ref: string;
   amount: number;
   status: 'pending' | 'succeeded' | 'failed' | 'canceled' | 'requires_action';
+  /**
+   * The idempotency key Admit sent with the refund (Stripe keeps it in the refund's metadata), so a
+   * refund found by reconciliation before its own call returned is matched to the refund we
+   * recorded. Null for a refund made elsewhere (Stripe's dashboard).
+   */
+  key: string | null;
 }
 
 export interface PaymentProvider {
@@ -51,6 +57,11 @@ export interface PaymentProvider {
    * (one key per refund we record).
    */
   refund(input: { paymentRef: string; amount: number; idempotencyKey: string; reason: string }): Promise<RefundResult>;
+  /**
+   * Every refund the provider holds for a payment, also those made outside Admit (Stripe's
+   * dashboard): reconciliation re-reads them rather than trusting a webhook's body.
+   */
+  listRefunds(paymentRef: string): Promise<RefundResult[]>;
 }
 
 /** The provider could not be reached or answered with a server error: the caller gets `unavailable`. */
@@ -58,5 +69,21 @@ export class PaymentProviderUnavailable extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'PaymentProviderUnavailable';
+  }
+}
+
+/**
+ * The provider refused a refund for the state of the payment: already refunded, more than what is
+ * left, disputed. The caller answers `failed-precondition`; sending it again will not help.
+ */
+export class RefundRefused extends Error {
+  constructor(
+    message: string,
+    /** The provider's reason (Stripe's error code, e.g. `charge_already_refunded`). */
+    readonly reason: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'RefundRefused';
   }
 }

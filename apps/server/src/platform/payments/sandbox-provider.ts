@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { defineCallable } from '../http/callable';
 import { CallableError } from '../http/callable-error';
-import type { PaymentIntentState, PaymentProvider } from './payment-provider';
+import { RefundRefused, type PaymentIntentState, type PaymentProvider } from './payment-provider';
 import { sandboxPayment } from './schema';
 
 const stateOf = (row: typeof sandboxPayment.$inferSelect): PaymentIntentState => ({
@@ -51,8 +51,13 @@ export function createSandboxProvider(db: Db): PaymentProvider {
         .set({ refunded: sql`${sandboxPayment.refunded} + ${amount}` })
         .where(and(eq(sandboxPayment.id, paymentRef), sql`${sandboxPayment.refunded} + ${amount} <= ${sandboxPayment.amount}`))
         .returning();
-      if (!row) throw new CallableError('failed-precondition', 'The refund is more than what is left of the payment');
-      return { ref: `sbx_re_${idempotencyKey}`, amount, status: 'succeeded' };
+      if (!row) throw new RefundRefused('The refund is more than what is left of the payment', 'amount_too_large');
+      return { ref: `sbx_re_${idempotencyKey}`, amount, status: 'succeeded', key: idempotencyKey };
+    },
+    // The sandbox has no dashboard: every refund of a sandbox payment was made through Admit and is
+    // recorded there already, and the table keeps only their total. So there is nothing to find.
+    async listRefunds() {
+      return [];
     },
   };
 }

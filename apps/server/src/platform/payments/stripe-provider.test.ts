@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedWebhook, startStripeStandIn, type StripeStandIn } from '../../testing/stripe-stand-in';
-import { PaymentProviderUnavailable } from './payment-provider';
+import { PaymentProviderUnavailable, RefundRefused } from './payment-provider';
 import { createStripeProvider, type StripeProvider } from './stripe-provider';
 
 const keys = { secretKey: 'sk_test_stand_in', publishableKey: 'pk_test_stand_in', webhookSecret: 'whsec_stand_in' };
@@ -104,17 +104,47 @@ describe('payments through the Stripe provider', () => {
       status: 'succeeded',
     });
     expect(await refund(payment.ref, 1500)).toMatchObject({ amount: 1500, status: 'succeeded' });
-    await expect(refund(payment.ref, 1)).rejects.toMatchObject({
-      type: 'StripeInvalidRequestError',
-      code: 'charge_already_refunded',
+    const refused = refund(payment.ref, 1);
+    await expect(refused).rejects.toBeInstanceOf(RefundRefused);
+    await expect(refused).rejects.toMatchObject({
+      reason: 'charge_already_refunded',
+      cause: expect.objectContaining({ type: 'StripeInvalidRequestError' }),
     });
   });
 
-  it('refuses a refund larger than what is left of the payment', async () => {
+  it('refuses a refund larger than what is left of the payment as RefundRefused, not as a bug', async () => {
     const payment = await paidPayment(2500);
     await refund(payment.ref, 1000);
 
-    await expect(refund(payment.ref, 2000)).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+    await expect(refund(payment.ref, 2000)).rejects.toMatchObject({ name: 'RefundRefused', reason: 'amount_too_large' });
+  });
+
+  it('refuses a refund of a payment that never succeeded as RefundRefused', async () => {
+    const payment = await paymentFor();
+
+    await expect(refund(payment.ref, 100)).rejects.toMatchObject({ name: 'RefundRefused', reason: 'charge_not_refundable' });
+  });
+
+  it('lets other refund errors through unchanged, such as a payment Stripe does not know', async () => {
+    await expect(refund('pi_unknown', 100)).rejects.toBeInstanceOf(Stripe.errors.StripeInvalidRequestError);
+  });
+
+  it('lists every refund of a payment, ours with the key we sent and those made in the dashboard without one', async () => {
+    const payment = await paidPayment(2500);
+    const key = randomUUID();
+    const ours = await refund(payment.ref, 1000, key);
+    const theirs = standIn.refundInDashboard(payment.ref, 500);
+    standIn.setRefundStatus(theirs.id, 'pending');
+    await paidPayment(1000).then((other) => refund(other.ref, 1000));
+
+    const listed = await provider.listRefunds(payment.ref);
+
+    expect(ours).toMatchObject({ key });
+    expect(listed.sort((a, b) => a.amount - b.amount)).toEqual([
+      { ref: theirs.id, amount: 500, status: 'pending', key: null },
+      { ref: ours.ref, amount: 1000, status: 'succeeded', key },
+    ]);
+    expect(standIn.requests.at(-1)).toMatchObject({ method: 'GET', path: '/v1/refunds' });
   });
 
   it('makes a retried refund with the same key the same refund', async () => {
@@ -142,7 +172,8 @@ describe('payments through the Stripe provider', () => {
     await expect(provider.retrievePaymentIntent(payment.ref)).rejects.toBeInstanceOf(PaymentProviderUnavailable);
     await expect(paymentFor()).rejects.toBeInstanceOf(PaymentProviderUnavailable);
     await expect(refund(payment.ref, 100)).rejects.toBeInstanceOf(PaymentProviderUnavailable);
-    expect(standIn.requests.length - requestsBefore).toBe(3 * attemptsPerCall);
+    await expect(provider.listRefunds(payment.ref)).rejects.toBeInstanceOf(PaymentProviderUnavailable);
+    expect(standIn.requests.length - requestsBefore).toBe(4 * attemptsPerCall);
   });
 
   it('answers PaymentProviderUnavailable when nothing listens at Stripe’s address', async () => {

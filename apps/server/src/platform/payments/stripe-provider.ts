@@ -1,6 +1,7 @@
 import Stripe from 'stripe';
 import {
   PaymentProviderUnavailable,
+  RefundRefused,
   type PaymentIntentState,
   type PaymentProvider,
   type PaymentStatus,
@@ -81,17 +82,27 @@ export function createStripeProvider(options: StripeProviderOptions): StripeProv
 
     async refund(input) {
       const refund = await unlessUnavailable('refund a payment', () =>
-        stripe.refunds.create(
-          {
-            payment_intent: input.paymentRef,
-            amount: input.amount,
-            reason: 'requested_by_customer',
-            metadata: { reason: input.reason },
-          },
-          { idempotencyKey: input.idempotencyKey },
-        ),
+        stripe.refunds
+          .create(
+            {
+              payment_intent: input.paymentRef,
+              amount: input.amount,
+              reason: 'requested_by_customer',
+              metadata: { reason: input.reason, [refundKeyMetadata]: input.idempotencyKey },
+            },
+            { idempotencyKey: input.idempotencyKey },
+          )
+          .catch(refusedRefund),
       );
-      return { ref: refund.id, amount: refund.amount, status: refundStatus(refund.status) };
+      return refundResult(refund);
+    },
+
+    async listRefunds(paymentRef) {
+      const refunds = await unlessUnavailable('list the refunds of a payment', () =>
+        // A payment has a handful of refunds at most; the cap only guards against a runaway list.
+        stripe.refunds.list({ payment_intent: paymentRef, limit: 100 }).autoPagingToArray({ limit: 1000 }),
+      );
+      return refunds.map(refundResult);
     },
 
     verifyWebhook(rawBody, signatureHeader) {
@@ -133,6 +144,34 @@ function paymentStatus(status: Stripe.PaymentIntent.Status): PaymentStatus {
     default:
       return 'processing';
   }
+}
+
+/** The metadata entry that carries our idempotency key on a refund (see RefundResult.key). */
+const refundKeyMetadata = 'admit_refund_key';
+
+function refundResult(refund: Stripe.Refund): RefundResult {
+  return {
+    ref: refund.id,
+    amount: refund.amount,
+    status: refundStatus(refund.status),
+    key: refund.metadata?.[refundKeyMetadata] ?? null,
+  };
+}
+
+/** Stripe's codes for a refund the payment's state forbids (not a bug of ours, not an outage). */
+const refusalCodes = new Set([
+  'charge_already_refunded',
+  'amount_too_large',
+  'charge_disputed',
+  'refund_disputed_payment',
+  'charge_not_refundable',
+]);
+
+function refusedRefund(error: unknown): never {
+  if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code && refusalCodes.has(error.code)) {
+    throw new RefundRefused(`Stripe refused the refund: ${error.message}`, error.code, { cause: error });
+  }
+  throw error;
 }
 
 const refundStatuses: readonly RefundResult['status'][] = ['pending', 'succeeded', 'failed', 'canceled', 'requires_action'];

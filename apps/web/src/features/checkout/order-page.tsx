@@ -130,7 +130,7 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
                 <FormattedMessage id="order.refunded" defaultMessage="Refunded" />
               </Table.Td>
               <Table.Td ta="right" data-testid="order-refunded">
-                −{money(order.refundedAmount)}
+                {money(-order.refundedAmount)}
               </Table.Td>
             </Table.Tr>
           )}

@@ -8,6 +8,11 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 
+/** 4242424242424242 → 4242 4242 4242 4242, as printed on a card. */
+const spaced = (cardNumber: string) => cardNumber.replace(/(\d{4})(?=\d)/g, '$1 ');
+/** What the fields look like filled in (the same in every language). */
+const examples = { expiry: '12/34', cvc: '123' };
+
 /** Shown wherever the sandbox takes a payment: nobody may think real money moved. */
 export function TestPaymentsNotice() {
   const intl = useIntl();
@@ -26,14 +31,25 @@ export function TestPaymentsNotice() {
         </Text>
         <List size="sm" spacing={2}>
           <List.Item>
-            <Code>4242 4242 4242 4242</Code> <FormattedMessage id="sandbox.card.succeeds" defaultMessage="succeeds" />
+            <FormattedMessage
+              id="sandbox.card.succeeds"
+              defaultMessage="{card} succeeds"
+              values={{ card: <Code>{spaced(sandboxTestCards.succeeds)}</Code> }}
+            />
           </List.Item>
           <List.Item>
-            <Code>4000 0025 0000 3155</Code>{' '}
-            <FormattedMessage id="sandbox.card.action" defaultMessage="asks for a confirmation step" />
+            <FormattedMessage
+              id="sandbox.card.action"
+              defaultMessage="{card} asks for a confirmation step"
+              values={{ card: <Code>{spaced(sandboxTestCards.requiresAction)}</Code> }}
+            />
           </List.Item>
           <List.Item>
-            <Code>4000 0000 0000 0002</Code> <FormattedMessage id="sandbox.card.declined" defaultMessage="is declined" />
+            <FormattedMessage
+              id="sandbox.card.declined"
+              defaultMessage="{card} is declined"
+              values={{ card: <Code>{spaced(sandboxTestCards.declined)}</Code> }}
+            />
           </List.Item>
         </List>
       </Stack>
@@ -84,7 +100,7 @@ export function SandboxCardForm({ clientSecret, onPaid }: { clientSecret: string
             label={intl.formatMessage({ id: 'sandbox.cardNumber', defaultMessage: 'Card number' })}
             autoComplete="cc-number"
             inputMode="numeric"
-            placeholder={sandboxTestCards.succeeds.replace(/(\d{4})(?=\d)/g, '$1 ')}
+            placeholder={spaced(sandboxTestCards.succeeds)}
             required
             {...form.getInputProps('cardNumber')}
             key={form.key('cardNumber')}
@@ -93,7 +109,7 @@ export function SandboxCardForm({ clientSecret, onPaid }: { clientSecret: string
             <TextInput
               label={intl.formatMessage({ id: 'sandbox.expiry', defaultMessage: 'Expiry (MM/YY)' })}
               autoComplete="cc-exp"
-              placeholder="12/34"
+              placeholder={examples.expiry}
               required
               {...form.getInputProps('expiry')}
               key={form.key('expiry')}
@@ -102,7 +118,7 @@ export function SandboxCardForm({ clientSecret, onPaid }: { clientSecret: string
               label={intl.formatMessage({ id: 'sandbox.cvc', defaultMessage: 'CVC' })}
               autoComplete="cc-csc"
               inputMode="numeric"
-              placeholder="123"
+              placeholder={examples.cvc}
               required
               {...form.getInputProps('cvc')}
               key={form.key('cvc')}

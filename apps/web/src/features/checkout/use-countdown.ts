@@ -3,17 +3,13 @@ import { useEffect, useState } from 'react';
 /** Whole seconds left until `until` (never below 0), ticking once a second; null without a deadline. */
 export function useSecondsLeft(until: string | null): number | null {
   const deadline = until ? new Date(until).getTime() : null;
-  const secondsLeft = () => (deadline === null ? null : Math.max(0, Math.ceil((deadline - Date.now()) / 1000)));
-  const [left, setLeft] = useState(secondsLeft);
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
-    setLeft(secondsLeft());
     if (deadline === null) return;
-    const timer = setInterval(() => setLeft(secondsLeft()), 1000);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
-    // secondsLeft reads only `deadline`
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [deadline]);
-  return left;
+  return deadline === null ? null : Math.max(0, Math.ceil((deadline - now) / 1000));
 }
 
 /** 9:05 for 545 seconds. */

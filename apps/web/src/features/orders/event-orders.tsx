@@ -1,20 +1,13 @@
 import { eventOrders } from '@admit/shared/orders';
-import { Badge, Card, Stack, Table, Text, Title } from '@mantine/core';
-import { FormattedMessage, defineMessages, useIntl } from 'react-intl';
+import { Card, Stack, Table, Text, Title } from '@mantine/core';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { OrderStatusBadge } from './order-status-badge';
 
-const statusNames = defineMessages({
-  pending: { id: 'orders.status.pending', defaultMessage: 'Pending' },
-  paid: { id: 'orders.status.paid', defaultMessage: 'Complete' },
-  expired: { id: 'orders.status.expired', defaultMessage: 'Expired' },
-  cancelled: { id: 'orders.status.cancelled', defaultMessage: 'Cancelled' },
-  refunded: { id: 'orders.status.refunded', defaultMessage: 'Refunded' },
-  partially_refunded: { id: 'orders.status.partiallyRefunded', defaultMessage: 'Partly refunded' },
-});
-
-/** An event's orders for its organizers, newest first, updating live. */
+/** An event's orders for its organizers, newest first, updating live; each opens its detail. */
 export function EventOrders({ eventId }: { eventId: string }) {
   const intl = useIntl();
   const { rows, isLoading, error } = useLiveQuery(eventOrders, { eventId });
@@ -57,9 +50,14 @@ export function EventOrders({ eventId }: { eventId: string }) {
                 {rows.map((order) => (
                   <Table.Tr key={order.id}>
                     <Table.Td>
-                      <Text size="sm" fw={500}>
+                      <AnchorLink
+                        to="/manage/events/$eventId/orders/$orderId"
+                        params={{ eventId, orderId: order.id }}
+                        size="sm"
+                        fw={500}
+                      >
                         {order.buyerName}
-                      </Text>
+                      </AnchorLink>
                       <Text size="xs" c="dimmed">
                         {order.email}
                       </Text>
@@ -78,9 +76,7 @@ export function EventOrders({ eventId }: { eventId: string }) {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <Badge variant="light" color={order.status === 'paid' ? 'green' : 'gray'}>
-                        {intl.formatMessage(statusNames[order.status])}
-                      </Badge>
+                      <OrderStatusBadge status={order.status} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

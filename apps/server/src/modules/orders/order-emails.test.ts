@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from '../../platform/mail/mailer';
+import { createPublishedEvent } from '../../testing/fixtures';
+import { pdfPagesText } from '../../testing/pdf-text';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { event } from '../events/schema';
+import { sendLatePaymentRefundNotice, sendOrderConfirmation, sendRefundNotice, type OrderEmailDeps } from './order-emails';
+import { order, orderActivity, refund, ticket } from './schema';
+
+let t: TestApp;
+let owner: Awaited<ReturnType<TestApp['signUp']>>;
+let deps: OrderEmailDeps;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await t.signUp('Olga Organizer');
+  deps = {
+    db: t.db,
+    mailer: createMailer({ db: t.db, from: 'Admit <no-reply@admit.local>' }),
+    publicUrl: 'http://localhost:3000',
+  };
+});
+afterAll(() => t?.close());
+
+async function expectOk<T>(name: string, data: unknown, cookie: string): Promise<T> {
+  const { status, body } = await t.call<T>(name, data, cookie);
+  if (status !== 200) throw new Error(`${name} failed: ${status} ${JSON.stringify(body)}`);
+  return body.result;
+}
+
+/** An event priced in `currency`, with one ticket type. */
+async function pricedEvent(options: { currency?: string; price?: number; capacity?: number } = {}) {
+  const capacity = options.capacity ?? 20;
+  const created = await createPublishedEvent(t, owner.cookie, {
+    capacity,
+    ticketTypes: [{ name: 'Standing', capacity, price: options.price ?? 2500 }],
+  });
+  await t.db
+    .update(event)
+    .set({ currency: options.currency ?? 'EUR' })
+    .where(eq(event.id, created.eventId));
+  return { ...created, ticketTypeId: created.ticketTypeIds[0]! };
+}
+
+/** Pays a pending order the way the browser does: start, the sandbox card form with 4242, confirm. */
+async function payFor(cookie: string, orderId: string) {
+  const { clientSecret } = await expectOk<{ clientSecret: string }>('orders.startPayment', { orderId }, cookie);
+  await expectOk(
+    'payments.sandboxConfirm',
+    { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    cookie,
+  );
+  return expectOk<{ status: string }>('orders.confirmPayment', { orderId }, cookie);
+}
+
+/** A buyer (in their language) with a paid order of `quantity` tickets. */
+async function paidOrder(
+  options: { locale?: 'en' | 'de'; currency?: string; price?: number; quantity?: number; buyerName?: string } = {},
+) {
+  const created = await pricedEvent(options);
+  const buyer = await t.signUp(options.buyerName ?? 'Bob Buyer');
+  const cookie = `${buyer.cookie}; admit.locale=${options.locale ?? 'en'}`;
+  const { orderId } = await expectOk<{ orderId: string }>(
+    'orders.create',
+    { eventId: created.eventId, lines: [{ ticketTypeId: created.ticketTypeId, quantity: options.quantity ?? 2 }] },
+    cookie,
+  );
+  expect((await payFor(cookie, orderId)).status).toBe('paid');
+  const tickets = await t.db.select().from(ticket).where(eq(ticket.orderId, orderId)).orderBy(asc(ticket.createdAt));
+  return { ...created, buyer, cookie, orderId, tickets };
+}
+
+const pdfOf = (message: Awaited<ReturnType<TestApp['lastMessageTo']>>) => {
+  const attachment = message.attachments.find((candidate) => candidate.contentType === 'application/pdf');
+  if (!attachment) throw new Error('no PDF attached');
+  return { ...attachment, bytes: new Uint8Array(Buffer.from(attachment.contentBase64, 'base64')) };
+};
+
+describe('the confirmation email', () => {
+  it('is written in German for a German order, with yen shown without decimals and the time in the event’s zone', async () => {
+    const { orderId, buyer } = await paidOrder({ locale: 'de', currency: 'JPY', price: 1500, buyerName: 'Dora Deutsch' });
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(true);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.subject).toBe('Ihre Tickets für Jazz night');
+    expect(message.html).toContain('<html dir="ltr" lang="de"');
+    expect(message.text).toContain('Hallo Dora Deutsch,');
+    expect(message.text).toContain('Ihre 2 Tickets für Jazz night finden Sie unten und im angehängten PDF.');
+    expect(message.text).toContain('Donnerstag, 10. Januar 2030 um 19:00 MEZ');
+    expect(message.text).toContain('Club Blau');
+    expect(message.text).toMatch(/2 × Standing zu je 1\.500\s¥/);
+    expect(message.text).toMatch(/Gesamt\s+3\.000\s¥/);
+    expect(message.text).not.toMatch(/1\.500,00|15,00/);
+    expect(message.text).toContain('Meine Tickets http://localhost:3000/tickets');
+  });
+
+  it('shows euros with cents in English, each line with its quantity and price, and the total', async () => {
+    const { orderId, buyer } = await paidOrder({ locale: 'en', currency: 'EUR', price: 2500, quantity: 3 });
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.subject).toBe('Your tickets for Jazz night');
+    expect(message.text).toContain('Thursday, January 10, 2030 at 7:00 PM GMT+1');
+    expect(message.text).toContain('3 × Standing at €25.00 each');
+    expect(message.text).toMatch(/Total\s+€75\.00/);
+    expect(message.html).toContain('href="http://localhost:3000/tickets"');
+  });
+
+  it('carries one inline QR image per ticket and every ticket’s code', async () => {
+    const { orderId, buyer, tickets } = await paidOrder({ quantity: 3 });
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    const images = message.attachments.filter((attachment) => attachment.contentType === 'image/png');
+    expect(images).toHaveLength(3);
+    for (const image of images) {
+      expect(image.cid).toMatch(/@admit$/);
+      expect(message.html).toContain(`src="cid:${image.cid}"`);
+      // A PNG file, not an empty part.
+      expect(Buffer.from(image.contentBase64, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
+    }
+    expect(message.html).not.toContain('data:image');
+    for (const { code } of tickets) {
+      expect(message.text).toContain(`Code ${code}`);
+      expect(message.html).toContain(`alt="QR code of the ticket ${code}"`);
+    }
+  });
+
+  it('attaches a PDF with one page per ticket, each with its code, holder and event', async () => {
+    const { orderId, buyer, tickets, slug } = await paidOrder({ quantity: 2, buyerName: 'Bob Buyer' });
+    await sendOrderConfirmation(deps, orderId);
+
+    const pdf = pdfOf(await t.lastMessageTo(buyer.email));
+    expect(pdf.filename).toBe(`${slug}-tickets.pdf`);
+    expect(pdf.cid).toBeNull();
+    const pages = await pdfPagesText(pdf.bytes);
+    expect(pages).toHaveLength(2);
+    // Each page carries exactly one of the order's codes, and together they carry all of them.
+    const codesOnPages = pages.map((page) => tickets.filter(({ code }) => page.includes(code)).map(({ code }) => code));
+    expect(codesOnPages.every((codes) => codes.length === 1)).toBe(true);
+    expect(codesOnPages.flat().sort()).toEqual(tickets.map(({ code }) => code).sort());
+    pages.forEach((page, index) => {
+      expect(page).toContain('For Bob Buyer');
+      expect(page).toContain('Jazz night');
+      expect(page).toContain('Club Blau');
+      expect(page).toContain('Standing');
+      expect(page).toContain(`Ticket ${index + 1} of 2`);
+    });
+  });
+
+  it('leaves void tickets out of the email and the PDF', async () => {
+    const { orderId, buyer, tickets } = await paidOrder({ quantity: 3 });
+    await t.db.update(ticket).set({ status: 'void' }).where(eq(ticket.id, tickets[1]!.id));
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.attachments.filter((attachment) => attachment.contentType === 'image/png')).toHaveLength(2);
+    expect(message.text).not.toContain(tickets[1]!.code);
+    const pages = await pdfPagesText(pdfOf(message).bytes);
+    expect(pages).toHaveLength(2);
+    expect(pages.join('\n')).not.toContain(tickets[1]!.code);
+  });
+
+  it('escapes what the buyer typed, such as their name', async () => {
+    const { orderId, buyer } = await paidOrder({ buyerName: '<b>Bold</b> & Co' });
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.html).not.toContain('<b>Bold</b>');
+    expect(message.html).toContain('&lt;b&gt;Bold&lt;/b&gt; &amp; Co');
+  });
+
+  it("adds a line to the order's timeline once it is sent", async () => {
+    const { orderId, buyer } = await paidOrder();
+    await sendOrderConfirmation(deps, orderId);
+
+    const lines = await t.db
+      .select()
+      .from(orderActivity)
+      .where(and(eq(orderActivity.orderId, orderId), eq(orderActivity.kind, 'email_sent')));
+    expect(lines.at(-1)!.detail).toEqual({ kind: 'confirmation', to: buyer.email });
+  });
+
+  it('is not sent for an order that is not paid', async () => {
+    const { eventId, ticketTypeId } = await pricedEvent();
+    const buyer = await t.signUp();
+    const { orderId } = await expectOk<{ orderId: string }>(
+      'orders.create',
+      { eventId, lines: [{ ticketTypeId, quantity: 1 }] },
+      buyer.cookie,
+    );
+    await expect(sendOrderConfirmation(deps, orderId)).rejects.toThrow(/pending/);
+    await expect(t.lastMessageTo(buyer.email)).resolves.toMatchObject({ subject: 'Verify your email for Admit' });
+  });
+
+  it('is not sent to the address a phone sign-up stands in with, which receives no mail', async () => {
+    const { orderId } = await paidOrder();
+    await t.db.update(order).set({ email: 'phone-491510000123@phone.admit.invalid' }).where(eq(order.id, orderId));
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(false);
+    await expect(t.lastMessageTo('phone-491510000123@phone.admit.invalid')).rejects.toThrow(/no email/);
+  });
+});
+
+describe('the refund email', () => {
+  async function recordRefund(orderId: string, values: { amount: number; reason: string; ticketIds?: string[] }) {
+    const id = randomUUID();
+    await t.db.insert(refund).values({
+      id,
+      orderId,
+      amount: values.amount,
+      reason: values.reason,
+      status: 'succeeded',
+      idempotencyKey: `test-${id}`,
+      ticketIds: values.ticketIds ?? [],
+    });
+    if (values.ticketIds?.length)
+      for (const ticketId of values.ticketIds) await t.db.update(ticket).set({ status: 'void' }).where(eq(ticket.id, ticketId));
+    return id;
+  }
+
+  it('says in the buyer’s language how much was refunded, why, and which tickets remain', async () => {
+    const { orderId, buyer, tickets } = await paidOrder({ locale: 'de', currency: 'JPY', price: 1500 });
+    const refundId = await recordRefund(orderId, { amount: 1500, reason: 'Doppelt gebucht', ticketIds: [tickets[0]!.id] });
+    expect(await sendRefundNotice(deps, refundId)).toBe(true);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.subject).toBe('Erstattung für Jazz night');
+    expect(message.text).toMatch(/Wir haben 1\.500\s¥ für Jazz night erstattet\./);
+    expect(message.text).toContain('Grund: Doppelt gebucht');
+    expect(message.text).toContain('1 Ticket Ihrer Bestellung ist nicht mehr gültig. Ihr anderes Ticket bleibt gültig.');
+    expect(message.attachments).toEqual([]);
+  });
+
+  it('says "We refunded €25.00 for Jazz night" in English, and escapes the reason', async () => {
+    const { orderId, buyer } = await paidOrder({ locale: 'en' });
+    const refundId = await recordRefund(orderId, { amount: 2500, reason: 'Sound <i>problems</i>' });
+    await sendRefundNotice(deps, refundId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.subject).toBe('Refund for Jazz night');
+    expect(message.text).toContain('We refunded €25.00 for Jazz night.');
+    expect(message.text).toContain('Reason: Sound <i>problems</i>');
+    expect(message.html).toContain('Reason: Sound &lt;i&gt;problems&lt;/i&gt;');
+    expect(message.text).not.toContain('no longer valid');
+  });
+
+  it('is not sent for a refund that failed', async () => {
+    const { orderId } = await paidOrder();
+    const refundId = await recordRefund(orderId, { amount: 2500, reason: 'Cancelled' });
+    await t.db.update(refund).set({ status: 'failed' }).where(eq(refund.id, refundId));
+    await expect(sendRefundNotice(deps, refundId)).rejects.toThrow(/failed/);
+  });
+});
+
+describe('the email for a payment that came too late', () => {
+  it('says the payment was refunded in full and no tickets were issued', async () => {
+    const { eventId, ticketTypeId, slug } = await pricedEvent({ capacity: 2 });
+    const [late, other] = [await t.signUp('Lena Late'), await t.signUp()];
+    const lateCookie = `${late.cookie}; admit.locale=en`;
+    const create = (cookie: string) =>
+      expectOk<{ orderId: string }>('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 2 }] }, cookie);
+    const { orderId } = await create(lateCookie);
+    const { clientSecret } = await expectOk<{ clientSecret: string }>('orders.startPayment', { orderId }, lateCookie);
+    await expectOk(
+      'payments.sandboxConfirm',
+      { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
+      lateCookie,
+    );
+    // The hold runs out before the payment is seen, and someone else buys the places.
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(order.id, orderId));
+    await payFor(other.cookie, (await create(other.cookie)).orderId);
+    expect((await expectOk<{ status: string }>('orders.confirmPayment', { orderId }, lateCookie)).status).toBe('cancelled');
+
+    expect(await sendLatePaymentRefundNotice(deps, orderId)).toBe(true);
+    const message = await t.lastMessageTo(late.email);
+    expect(message.subject).toBe('Your payment for Jazz night was refunded');
+    expect(message.text).toContain(
+      'Your payment of €50.00 for Jazz night arrived after your reservation had ended, and by then the tickets were gone.',
+    );
+    expect(message.text).toContain('Your payment was refunded in full, and no tickets were issued.');
+    expect(message.text).toContain(`http://localhost:3000/e/${slug}`);
+    expect(message.attachments).toEqual([]);
+  });
+});
+
+describe('the dev outbox', () => {
+  it('lists the attachments, serves each, and shows inline images from its own copies', async () => {
+    const { orderId, buyer, slug } = await paidOrder({ quantity: 1 });
+    await sendOrderConfirmation(deps, orderId);
+    const message = await t.lastMessageTo(buyer.email);
+
+    const listing = (await t.app.inject({ method: 'GET', url: '/dev/outbox.json' })).json() as {
+      messages: { id: string; attachments: { filename: string; contentType: string; url: string; size: number }[] }[];
+    };
+    const listed = listing.messages.find((candidate) => candidate.id === message.id)!;
+    expect(listed.attachments.map(({ filename, contentType }) => ({ filename, contentType }))).toEqual([
+      { filename: 'ticket-1-qr.png', contentType: 'image/png' },
+      { filename: `${slug}-tickets.pdf`, contentType: 'application/pdf' },
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('contentBase64');
+
+    const pdf = await t.app.inject({ method: 'GET', url: listed.attachments[1]!.url });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.headers['content-disposition']).toBe(`attachment; filename="${slug}-tickets.pdf"`);
+    expect(pdf.rawPayload.length).toBe(listed.attachments[1]!.size);
+    expect(await pdfPagesText(new Uint8Array(pdf.rawPayload))).toHaveLength(1);
+
+    const html = (await t.app.inject({ method: 'GET', url: `/dev/outbox/${message.id}` })).body;
+    expect(html).not.toContain('cid:');
+    expect(html).toContain(`src="${listed.attachments[0]!.url}"`);
+    const image = await t.app.inject({ method: 'GET', url: listed.attachments[0]!.url });
+    expect(image.headers['content-type']).toBe('image/png');
+
+    const page = (await t.app.inject({ method: 'GET', url: '/dev/outbox' })).body;
+    expect(page).toContain(`href="${listed.attachments[1]!.url}" download="${slug}-tickets.pdf"`);
+    expect((await t.app.inject({ method: 'GET', url: `/dev/outbox/${message.id}/attachments/9` })).statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,167 @@
+import type { Locale } from '@admit/shared/locales';
+import { formatMoney } from '@admit/shared/money';
+import { render } from '@react-email/components';
+import QRCode from 'qrcode';
+import { createElement } from 'react';
+import { mailIntl } from './compose';
+import { formatEventStart } from './formats';
+import type { Email, EmailAttachment } from './mailer';
+import { mailMessages } from './messages';
+import { OrderEmail, type OrderEmailProps } from './order-email';
+
+/** What every email about an order needs: whom to write to, in which language, about which event. */
+export interface OrderEmailRecipient {
+  to: string;
+  locale: Locale;
+  /** The buyer's name as they gave it. */
+  name: string;
+  currency: string;
+  event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  /** The server's public address: links in the email and the host in its footer. */
+  publicUrl: string;
+}
+
+export interface OrderConfirmationContent extends OrderEmailRecipient {
+  /** A short reference people can quote ("1A2B3C4D"). */
+  reference: string;
+  total: number;
+  lines: { ticketTypeName: string; quantity: number; unitPrice: number }[];
+  /** The tickets that admit someone; each gets its QR code in the email. */
+  tickets: { id: string; code: string; holderName: string; ticketTypeName: string }[];
+  pdf: { filename: string; content: Uint8Array };
+}
+
+async function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []) {
+  const element = createElement(OrderEmail, props);
+  const [html, text] = await Promise.all([render(element), render(element, { plainText: true })]);
+  return { to, subject, html, text, attachments } satisfies Email;
+}
+
+const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toString();
+
+function frame(content: OrderEmailRecipient) {
+  const intl = mailIntl(content.locale);
+  return {
+    intl,
+    money: (minor: number) => formatMoney(content.locale, minor, content.currency),
+    common: {
+      lang: content.locale,
+      greeting: intl.formatMessage(mailMessages.greeting, { name: content.name || 'none' }),
+      buttonFallback: intl.formatMessage(mailMessages.buttonFallback),
+      footer: intl.formatMessage(mailMessages.orderFooter, { host: new URL(content.publicUrl).host }),
+    },
+  };
+}
+
+/**
+ * The confirmation of a paid (or free) order: the summary, each ticket with its QR code as an
+ * inline image (a `cid:` part: mail apps block data: URIs in images), and the PDF of all tickets.
+ */
+export async function composeOrderConfirmation(content: OrderConfirmationContent): Promise<Email> {
+  const { intl, money, common } = frame(content);
+  const event = content.event.title;
+  const qrImages = await Promise.all(
+    content.tickets.map((ticket) =>
+      QRCode.toBuffer(ticket.code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 360 }),
+    ),
+  );
+  const qrAttachments = content.tickets.map((ticket, index): EmailAttachment => ({
+    filename: `ticket-${index + 1}-qr.png`,
+    content: qrImages[index]!,
+    contentType: 'image/png',
+    cid: `qr-${ticket.id}@admit`,
+  }));
+  const intro = intl.formatMessage(mailMessages.orderIntro, { count: content.tickets.length, event });
+  const props: OrderEmailProps = {
+    ...common,
+    preview: intro,
+    paragraphs: [intro],
+    summary: {
+      reference: intl.formatMessage(mailMessages.orderReference, { reference: content.reference }),
+      eventTitle: event,
+      whenLabel: intl.formatMessage(mailMessages.orderWhen),
+      when: formatEventStart(content.locale, content.event.startsAt, content.event.timeZone),
+      whereLabel: intl.formatMessage(mailMessages.orderWhere),
+      venue: content.event.venue,
+      lines: content.lines.map((line) => ({
+        label: intl.formatMessage(mailMessages.orderLine, {
+          quantity: line.quantity,
+          ticketType: line.ticketTypeName,
+          unitPrice: money(line.unitPrice),
+        }),
+        amount: money(line.quantity * line.unitPrice),
+      })),
+      totalLabel: intl.formatMessage(mailMessages.orderTotal),
+      total: money(content.total),
+    },
+    tickets: {
+      heading: intl.formatMessage(mailMessages.orderTicketsHeading),
+      items: content.tickets.map((ticket, index) => ({
+        qrSrc: `cid:${qrAttachments[index]!.cid}`,
+        qrAlt: intl.formatMessage(mailMessages.orderQrAlt, { code: ticket.code }),
+        ticketType: ticket.ticketTypeName,
+        holder: intl.formatMessage(mailMessages.orderTicketHolder, { name: ticket.holderName }),
+        code: intl.formatMessage(mailMessages.orderTicketCode, { code: ticket.code }),
+      })),
+    },
+    notes: [intl.formatMessage(mailMessages.orderAtTheDoor), intl.formatMessage(mailMessages.orderMyTickets)],
+    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
+  };
+  return renderEmail(content.to, intl.formatMessage(mailMessages.orderSubject, { event }), props, [
+    ...qrAttachments,
+    { filename: content.pdf.filename, content: Buffer.from(content.pdf.content), contentType: 'application/pdf' },
+  ]);
+}
+
+export interface RefundNoticeContent extends OrderEmailRecipient {
+  amount: number;
+  /** As the organizer wrote it. */
+  reason: string;
+  /** Tickets this refund voided, and valid tickets the order still has. */
+  voidedTickets: number;
+  validTicketsLeft: number;
+}
+
+/** "We refunded €25.00 for Jazz night", with the organizer's reason and what became of the tickets. */
+export async function composeRefundNotice(content: RefundNoticeContent): Promise<Email> {
+  const { intl, money, common } = frame(content);
+  const event = content.event.title;
+  const intro = intl.formatMessage(mailMessages.refundIntro, { amount: money(content.amount), event });
+  const paragraphs = [intro, intl.formatMessage(mailMessages.refundReason, { reason: content.reason })];
+  if (content.voidedTickets > 0)
+    paragraphs.push(
+      intl
+        .formatMessage(mailMessages.refundVoidedTickets, {
+          count: content.voidedTickets,
+          remaining: content.validTicketsLeft,
+        })
+        .trim(),
+    );
+  return renderEmail(content.to, intl.formatMessage(mailMessages.refundSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs,
+    notes: [intl.formatMessage(mailMessages.refundTiming)],
+    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
+  });
+}
+
+export interface LatePaymentRefundContent extends OrderEmailRecipient {
+  amount: number;
+  /** The event's page, to try again if places come free. */
+  eventUrl: string;
+}
+
+/** A payment that arrived after the hold ended, when the places were gone: refunded in full, no tickets. */
+export async function composeLatePaymentRefundNotice(content: LatePaymentRefundContent): Promise<Email> {
+  const { intl, money, common } = frame(content);
+  const event = content.event.title;
+  const intro = intl.formatMessage(mailMessages.lateRefundIntro, { amount: money(content.amount), event });
+  return renderEmail(content.to, intl.formatMessage(mailMessages.lateRefundSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs: [intro, intl.formatMessage(mailMessages.lateRefundOutcome)],
+    notes: [intl.formatMessage(mailMessages.refundTiming)],
+    action: { label: intl.formatMessage(mailMessages.lateRefundAction), url: content.eventUrl },
+  });
+}

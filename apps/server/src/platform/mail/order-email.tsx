@@ -1,0 +1,195 @@
+import {
+  Body,
+  Button,
+  Column,
+  Container,
+  Head,
+  Heading,
+  Hr,
+  Html,
+  Img,
+  Link,
+  Preview,
+  Row,
+  Section,
+  Text,
+} from '@react-email/components';
+
+export interface OrderSummaryProps {
+  reference: string;
+  eventTitle: string;
+  whenLabel: string;
+  when: string;
+  whereLabel: string;
+  venue: string;
+  /** Each line's words ("2 × Standing at €25.00 each") and its amount. */
+  lines: { label: string; amount: string }[];
+  totalLabel: string;
+  total: string;
+}
+
+export interface TicketCardProps {
+  /** The `cid:` address of the ticket's QR image, attached to the same email. */
+  qrSrc: string;
+  qrAlt: string;
+  ticketType: string;
+  holder: string;
+  code: string;
+}
+
+export interface OrderEmailProps {
+  lang: string;
+  preview: string;
+  greeting: string;
+  paragraphs: string[];
+  summary?: OrderSummaryProps;
+  tickets?: { heading: string; items: TicketCardProps[] };
+  /** Smaller print after the tickets (how to use them, when the money arrives). */
+  notes: string[];
+  action: { label: string; url: string };
+  buttonFallback: string;
+  footer: string;
+}
+
+const brand = '#1c7ed6';
+const styles = {
+  body: { backgroundColor: '#f1f3f5', fontFamily: '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif', margin: 0 },
+  container: { backgroundColor: '#ffffff', borderRadius: 8, margin: '32px auto', maxWidth: 560, padding: '32px 28px' },
+  wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: '0 0 24px' },
+  text: { color: '#212529', fontSize: 16, lineHeight: '24px', margin: '0 0 16px' },
+  eventTitle: { color: '#212529', fontSize: 20, fontWeight: 700, lineHeight: '28px', margin: '0 0 8px' },
+  label: { color: '#868e96', fontSize: 13, lineHeight: '20px', margin: 0, width: 72, verticalAlign: 'top' as const },
+  value: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '0 0 6px' },
+  line: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '4px 0' },
+  amount: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '4px 0', textAlign: 'right' as const },
+  total: { color: '#212529', fontSize: 16, fontWeight: 700, lineHeight: '24px', margin: '4px 0' },
+  heading: { color: '#212529', fontSize: 18, fontWeight: 700, margin: '24px 0 8px' },
+  ticket: { border: '1px solid #dee2e6', borderRadius: 8, margin: '12px 0', padding: '16px', textAlign: 'center' as const },
+  ticketType: { color: '#212529', fontSize: 16, fontWeight: 700, lineHeight: '24px', margin: '0 0 4px' },
+  code: {
+    color: '#495057',
+    fontFamily: 'Menlo, Consolas, monospace',
+    fontSize: 13,
+    margin: '8px 0 0',
+    wordBreak: 'break-all' as const,
+  },
+  button: {
+    backgroundColor: brand,
+    borderRadius: 6,
+    color: '#ffffff',
+    display: 'inline-block',
+    fontSize: 16,
+    fontWeight: 600,
+    padding: '12px 20px',
+    textDecoration: 'none',
+  },
+  small: { color: '#495057', fontSize: 13, lineHeight: '20px', margin: '0 0 12px' },
+  link: { color: brand, wordBreak: 'break-all' as const },
+  rule: { borderColor: '#e9ecef', margin: '16px 0' },
+  footer: { color: '#868e96', fontSize: 12, lineHeight: '18px', margin: 0 },
+};
+
+function OrderSummary(props: OrderSummaryProps) {
+  return (
+    <Section>
+      <Text style={styles.small}>{props.reference}</Text>
+      <Text style={styles.eventTitle}>{props.eventTitle}</Text>
+      <Row>
+        <Column style={styles.label}>{props.whenLabel}</Column>
+        <Column>
+          <Text style={styles.value}>{props.when}</Text>
+        </Column>
+      </Row>
+      <Row>
+        <Column style={styles.label}>{props.whereLabel}</Column>
+        <Column>
+          <Text style={styles.value}>{props.venue}</Text>
+        </Column>
+      </Row>
+      <Hr style={styles.rule} />
+      {props.lines.map((line, index) => (
+        <Row key={index}>
+          <Column>
+            <Text style={styles.line}>{line.label}</Text>
+          </Column>
+          <Column>
+            <Text style={styles.amount}>{line.amount}</Text>
+          </Column>
+        </Row>
+      ))}
+      <Hr style={styles.rule} />
+      <Row>
+        <Column>
+          <Text style={styles.total}>{props.totalLabel}</Text>
+        </Column>
+        <Column>
+          <Text style={{ ...styles.total, textAlign: 'right' }}>{props.total}</Text>
+        </Column>
+      </Row>
+    </Section>
+  );
+}
+
+function TicketCard(props: TicketCardProps) {
+  return (
+    <Section style={styles.ticket}>
+      <Text style={styles.ticketType}>{props.ticketType}</Text>
+      <Text style={{ ...styles.value, margin: '0 0 12px' }}>{props.holder}</Text>
+      <Img src={props.qrSrc} alt={props.qrAlt} width={180} height={180} style={{ margin: '0 auto' }} />
+      <Text style={styles.code}>{props.code}</Text>
+    </Section>
+  );
+}
+
+/** The layout of the emails about an order: its confirmation with the tickets, and its refunds. */
+export function OrderEmail(props: OrderEmailProps) {
+  return (
+    <Html lang={props.lang}>
+      <Head />
+      <Preview>{props.preview}</Preview>
+      <Body style={styles.body}>
+        <Container style={styles.container}>
+          <Heading as="h1" style={styles.wordmark}>
+            Admit
+          </Heading>
+          <Text style={styles.text}>{props.greeting}</Text>
+          {props.paragraphs.map((paragraph) => (
+            <Text key={paragraph} style={styles.text}>
+              {paragraph}
+            </Text>
+          ))}
+          {props.summary && <OrderSummary {...props.summary} />}
+          {props.tickets && (
+            <Section>
+              <Heading as="h2" style={styles.heading}>
+                {props.tickets.heading}
+              </Heading>
+              {props.tickets.items.map((item) => (
+                <TicketCard key={item.code} {...item} />
+              ))}
+            </Section>
+          )}
+          {props.notes.map((note) => (
+            <Text key={note} style={styles.small}>
+              {note}
+            </Text>
+          ))}
+          <Section style={{ margin: '24px 0' }}>
+            <Button href={props.action.url} style={styles.button}>
+              {props.action.label}
+            </Button>
+          </Section>
+          {/* The plain-text part has the link right after the button's words already. */}
+          <Text style={styles.small} data-skip-in-text>
+            {props.buttonFallback}{' '}
+            <Link href={props.action.url} style={styles.link}>
+              {props.action.url}
+            </Link>
+          </Text>
+          <Hr style={{ borderColor: '#e9ecef', margin: '24px 0 16px' }} />
+          <Text style={styles.footer}>{props.footer}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
