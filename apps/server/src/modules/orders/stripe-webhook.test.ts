@@ -179,6 +179,25 @@ describe('the Stripe webhook', () => {
     expect(confirmations[0]!.attachments?.some((attachment) => attachment.contentType === 'application/pdf')).toBe(true);
   });
 
+  it('records a refund made in Stripe’s dashboard from its charge.refunded event: tickets void, places free', async () => {
+    const { orderId, intentId, eventId } = await orderAtPaymentStep(t);
+    standIn.succeed(intentId);
+    await deliver(t, intentEvent('payment_intent.succeeded', intentId));
+    standIn.refundInDashboard(intentId);
+
+    const response = await deliver(
+      t,
+      stripeEvent('charge.refunded', { id: `ch_${intentId}`, object: 'charge', payment_intent: intentId }),
+    );
+
+    expect(response.statusCode).toBe(200);
+    expect(await orderOf(t, orderId)).toMatchObject({ status: 'refunded', refundedAmount: 3000 });
+    const tickets = await t.db.select().from(ticket).where(eq(ticket.orderId, orderId));
+    expect(tickets.map((one) => one.status)).toEqual(['void', 'void']);
+    const [counts] = await t.db.select({ sold: event.sold, held: event.held }).from(event).where(eq(event.id, eventId));
+    expect(counts).toEqual({ sold: 0, held: 0 });
+  });
+
   it('puts a declined payment on the timeline and keeps the hold for another card', async () => {
     const { orderId, intentId, eventId } = await orderAtPaymentStep(t);
     standIn.fail(intentId);
@@ -270,11 +289,27 @@ describe('replaying every webhook of a run twice, in shuffled order', () => {
     standIn.succeed(late.intentId);
     await send(intentEvent('payment_intent.succeeded', late.intentId));
 
-    return {
-      sent,
-      orders: [plain.orderId, retried.orderId, late.orderId],
-      events: [plain.eventId, retried.eventId, late.eventId],
-    };
+    // Paid, then refunded in Stripe's dashboard: in full for one order, 15.00 of 30.00 for another.
+    const refundedWhole = await orderAtPaymentStep(app);
+    standIn.succeed(refundedWhole.intentId);
+    await send(intentEvent('payment_intent.succeeded', refundedWhole.intentId));
+    const wholeRefund = standIn.refundInDashboard(refundedWhole.intentId);
+    await send(
+      stripeEvent('charge.refunded', {
+        id: `ch_${refundedWhole.intentId}`,
+        object: 'charge',
+        payment_intent: refundedWhole.intentId,
+      }),
+    );
+    await send(stripeEvent('refund.updated', { id: wholeRefund.id, object: 'refund', payment_intent: refundedWhole.intentId }));
+    const refundedPart = await orderAtPaymentStep(app);
+    standIn.succeed(refundedPart.intentId);
+    await send(intentEvent('payment_intent.succeeded', refundedPart.intentId));
+    const partRefund = standIn.refundInDashboard(refundedPart.intentId, 1500);
+    await send(stripeEvent('refund.created', { id: partRefund.id, object: 'refund', payment_intent: refundedPart.intentId }));
+
+    const cases = [plain, retried, late, refundedWhole, refundedPart];
+    return { sent, orders: cases.map((one) => one.orderId), events: cases.map((one) => one.eventId) };
   }
 
   /** What a person could see of the run: each order's state, tickets, refunds, and the events' counts. */
@@ -310,7 +345,9 @@ describe('replaying every webhook of a run twice, in shuffled order', () => {
   it('ends in the same state as delivering each once, in order', async () => {
     const once = await run(t, true);
     const expected = await outcome(t, once.orders, once.events);
-    expect(expected.orders.map((one) => one.status)).toEqual(['paid', 'paid', 'cancelled']);
+    expect(expected.orders.map((one) => one.status)).toEqual(['paid', 'paid', 'cancelled', 'refunded', 'partially_refunded']);
+    expect(expected.orders.map((one) => one.refundedAmount)).toEqual([0, 0, 1500, 3000, 1500]);
+    expect(expected.orders[3]!.tickets).toEqual(['void', 'void']);
 
     const replayApp = await stripeApp();
     try {

@@ -6,6 +6,7 @@ import { paymentEvent } from '../../platform/payments/schema';
 import type { StripeProvider } from '../../platform/payments/stripe-provider';
 import { recordActivity } from './order-activity';
 import { settleAndAnnounce, type PaymentOutcomeDeps } from './payment-outcome';
+import { reconcileRefunds } from './refunds';
 import { order } from './schema';
 
 /** Events about a payment: the intent is read again from Stripe and the order settled from that. */
@@ -28,7 +29,6 @@ export async function registerStripeWebhook(
   app: FastifyInstance,
   deps: Omit<PaymentOutcomeDeps, 'log' | 'publish'> & {
     publish(topics: string[]): void;
-    reconcileRefunds?: (paymentRef: string) => Promise<unknown>;
   },
 ) {
   const payments = deps.payments as Partial<StripeProvider>;
@@ -54,7 +54,7 @@ export async function registerStripeWebhook(
       const outcome = { ...deps, log: request.log, publish: (...topics: string[]) => deps.publish(topics) };
       let orderId: string | null;
       try {
-        orderId = await applyEvent(outcome, event, deps.reconcileRefunds);
+        orderId = await applyEvent(outcome, event);
       } catch (error) {
         if (!(error instanceof PaymentProviderUnavailable)) throw error;
         request.log.warn({ err: error }, 'stripe webhook: Stripe unavailable, the event will come again');
@@ -69,11 +69,7 @@ export async function registerStripeWebhook(
 }
 
 /** Applies one verified event; returns the order it concerned, if any. */
-async function applyEvent(
-  deps: PaymentOutcomeDeps,
-  event: Stripe.Event,
-  reconcileRefunds: ((paymentRef: string) => Promise<unknown>) | undefined,
-): Promise<string | null> {
+async function applyEvent(deps: PaymentOutcomeDeps, event: Stripe.Event): Promise<string | null> {
   const intentId = paymentIntentOf(event);
   if (!intentId) return null;
   const [found] = await deps.db.select({ id: order.id }).from(order).where(eq(order.paymentRef, intentId));
@@ -96,8 +92,10 @@ async function applyEvent(
     const failure = (event.data.object as Stripe.PaymentIntent).last_payment_error;
     await recordActivity(deps.db, found.id, 'payment_failed', { code: failure?.code ?? null, message: failure?.message ?? null });
   }
-  if (!paymentIntentEvents.has(event.type) && reconcileRefunds) {
-    await reconcileRefunds(intentId);
+  if (!paymentIntentEvents.has(event.type)) {
+    // Refunds made in Stripe's dashboard, or the state of ours: read them all from Stripe again.
+    const reconciled = await reconcileRefunds(deps.db, deps.payments, intentId);
+    if (reconciled?.changed) deps.publish(...reconciled.topics);
   }
   return found.id;
 }
