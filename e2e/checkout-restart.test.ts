@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
 
 const password = 'correct horse battery staple';
 
@@ -15,20 +15,6 @@ describe('the server restarts while a buyer is at the payment step', () => {
   let browser: Browser;
   let buyer: Page;
   let orderPath = '';
-
-  /** The organizer's callables, from a signed-in page (this journey is about the buyer). */
-  const callFrom = (page: Page) => (name: string, data: unknown) =>
-    page.evaluate(
-      async ([name, data]) => {
-        const response = await fetch(`/fn/${name as string}`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ data }),
-        });
-        return (await response.json()).result;
-      },
-      [name, data],
-    );
 
   beforeAll(async () => {
     port = String(await freePort());
@@ -46,7 +32,7 @@ describe('the server restarts while a buyer is at the payment step', () => {
   it('keeps the hold, and the payment after the restart completes the order once', async () => {
     const organizer = await newPage(browser, server.url);
     await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
-    const call = callFrom(organizer);
+    const call = callAs(organizer);
     const { organizationId } = await call('orgs.create', { name: 'Restart Records' });
     const { eventId, slug } = await call('events.create', {
       organizationId,

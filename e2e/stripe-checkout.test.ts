@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
 import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
 
 const password = 'correct horse battery staple';
 
@@ -106,18 +106,7 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     // The organizer's side is covered by other journeys: here the event is made through the callables.
     const organizer = await newPage(browser, server.url);
     await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
-    const call = (name: string, data: unknown) =>
-      organizer.evaluate(
-        async ([name, data]) => {
-          const response = await fetch(`/fn/${name as string}`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ data }),
-          });
-          return (await response.json()).result;
-        },
-        [name, data],
-      );
+    const call = callAs(organizer);
     const { organizationId } = await call('orgs.create', { name: 'Harbour Sounds' });
     const { eventId, slug } = await call('events.create', {
       organizationId,
