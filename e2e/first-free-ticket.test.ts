@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, linkFromOutbox, newPage, signUpAndVerify } from './support/browser';
+import { launchChromium, newPage, signUpAndVerify } from './support/browser';
 
 const password = 'correct horse battery staple';
 
@@ -147,7 +147,26 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     await expect.poll(() => organizer.getByRole('cell', { name: /Bruno Buyer|Olivia Organizer/ }).count()).toBe(3);
   });
 
-  it('keeps the verification email in the dev outbox', async () => {
-    expect(await linkFromOutbox(buyer, 'bruno@example.test')).toContain('/api/auth/verify-email?token=');
+  it('emails the buyer each order with its tickets as a PDF, after the verification email', async () => {
+    const response = await buyer.request.get('/dev/outbox.json');
+    const { messages } = (await response.json()) as {
+      messages: { to: string; subject: string; text: string; attachments: { filename: string; contentType: string }[] }[];
+    };
+    const toBruno = messages.filter((message) => message.to === 'bruno@example.test');
+    expect(toBruno.find((message) => message.subject.startsWith('Verify'))?.text).toContain('/api/auth/verify-email?token=');
+    // Two orders: two free Standing tickets, then two Balcony tickets. Emails go out after the answer.
+    await expect
+      .poll(async () => {
+        const { messages } = (await (await buyer.request.get('/dev/outbox.json')).json()) as { messages: typeof toBruno };
+        return messages.filter(
+          (message) => message.to === 'bruno@example.test' && message.subject === 'Your tickets for Late Jazz at the Harbour',
+        ).length;
+      })
+      .toBe(2);
+    const confirmation = (
+      (await (await buyer.request.get('/dev/outbox.json')).json()) as { messages: typeof toBruno }
+    ).messages.find((message) => message.subject === 'Your tickets for Late Jazz at the Harbour')!;
+    expect(confirmation.attachments.map((attachment) => attachment.contentType)).toContain('application/pdf');
+    expect(confirmation.text).toContain('/tickets');
   });
 });
