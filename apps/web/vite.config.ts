@@ -1,10 +1,31 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const api = `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The app shell (HTML, scripts, styles, message catalogs) cached by a service worker, so that a
+    // reload with no network opens the app; the data comes from the offline cache (lib/offline-cache).
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      manifest: false,
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // Client-side routes open the cached app; the server's own paths never do.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a)(\/|$)/, /^\/healthz$/],
+        cleanupOutdatedCaches: true,
+        // The first visit is served by the worker at once, so it is ready before the network goes.
+        clientsClaim: true,
+        skipWaiting: true,
+      },
+    }),
+  ],
   server: {
     port: 5173,
     // `npm run dev`: the API, live socket and dev outbox stay on the Admit server.

@@ -1,11 +1,16 @@
 import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/react-query';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
 import { LocaleProvider } from '../lib/i18n';
+import { offlineCacheMaxAge, persistOptions } from '../lib/offline-cache';
 import { router } from './router';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+// Kept as long as the offline cache keeps them, so a screen seen days ago still opens offline.
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, gcTime: offlineCacheMaxAge } },
+});
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -25,10 +30,10 @@ function ThemedApp() {
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
+    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
       <LocaleProvider>
         <ThemedApp />
       </LocaleProvider>
-    </QueryClientProvider>
+    </PersistQueryClientProvider>
   );
 }

@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient, useSession } from '../lib/auth-client';
 import { localeNames, locales, useLocale, type Locale } from '../lib/i18n';
 import { liveClient } from '../lib/live';
+import { OfflineNotice } from './offline-notice';
 
 function LocaleSwitcher() {
   const intl = useIntl();
@@ -138,6 +139,7 @@ export function Shell() {
       )}
       <AppShell.Main>
         <Container size="lg" py="md">
+          <OfflineNotice />
           <Outlet />
         </Container>
       </AppShell.Main>

@@ -1,5 +1,8 @@
 import { magicLinkClient, phoneNumberClient, twoFactorClient } from 'better-auth/client/plugins';
 import { createAuthClient } from 'better-auth/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { clearOfflineData, rememberedSession, rememberSession } from './offline-cache';
 
 export const authClient = createAuthClient({
   baseURL: typeof window === 'undefined' ? 'http://localhost:3000' : window.location.origin,
@@ -8,4 +11,23 @@ export const authClient = createAuthClient({
   plugins: [magicLinkClient(), phoneNumberClient(), twoFactorClient()],
 });
 
-export const useSession = authClient.useSession;
+/**
+ * The signed-in person. With no network the session cannot be asked for: the person this device
+ * last saw signed in is used, so that the screens they saw still open from the offline cache.
+ * Once the server answers that nobody is signed in, that person and their cache are forgotten.
+ */
+export function useSession() {
+  const session = authClient.useSession();
+  const queryClient = useQueryClient();
+  const { data, error, isPending } = session;
+  useEffect(() => {
+    if (isPending) return;
+    if (data) rememberSession(data);
+    else if (!error && rememberedSession()) void clearOfflineData(queryClient);
+  }, [data, error, isPending, queryClient]);
+  if (!isPending && !data && error) {
+    const remembered = rememberedSession();
+    if (remembered) return { ...session, data: remembered as unknown as typeof data, error: null };
+  }
+  return session;
+}

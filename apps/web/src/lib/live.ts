@@ -26,6 +26,8 @@ export class LiveClient {
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly statusListeners = new Set<(connected: boolean) => void>();
   connected = false;
+  /** Set when a connection dropped or could not be made, until one opens again: the app is offline. */
+  offline = false;
 
   constructor(private readonly url: () => string) {}
 
@@ -53,9 +55,10 @@ export class LiveClient {
     if (this.listeners.size > 0) this.ensureSocket();
   }
 
-  private setConnected(connected: boolean) {
-    if (this.connected === connected) return;
+  private setConnected(connected: boolean, offline = false) {
+    if (this.connected === connected && this.offline === offline) return;
     this.connected = connected;
+    this.offline = offline;
     for (const listener of this.statusListeners) listener(connected);
   }
 
@@ -81,7 +84,7 @@ export class LiveClient {
     socket.addEventListener('close', () => {
       if (this.socket !== socket) return;
       this.socket = undefined;
-      this.setConnected(false);
+      this.setConnected(false, true);
       if (this.listeners.size === 0) return;
       this.retryTimer = setTimeout(() => this.ensureSocket(), this.retryMs);
       this.retryMs = Math.min(this.retryMs * 2, 10_000);
@@ -161,4 +164,11 @@ export function useLiveConnected() {
   const [connected, setConnected] = useState(liveClient.connected);
   useEffect(() => liveClient.onStatus(setConnected), []);
   return connected;
+}
+
+/** Whether the live channel has lost its connection (or never got one) and is trying again. */
+export function useLiveOffline() {
+  const [offline, setOffline] = useState(liveClient.offline);
+  useEffect(() => liveClient.onStatus(() => setOffline(liveClient.offline)), []);
+  return offline;
 }

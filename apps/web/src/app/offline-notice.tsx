@@ -1,0 +1,28 @@
+import { Alert } from '@mantine/core';
+import { IconCloudOff } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { useLiveOffline } from '../lib/live';
+import { savedAt } from '../lib/offline-cache';
+
+/** While the live channel is down: says so, and how old the saved data on screen is. */
+export function OfflineNotice() {
+  const intl = useIntl();
+  const offline = useLiveOffline();
+  const queryClient = useQueryClient();
+  if (!offline) return null;
+  const asOf = savedAt(queryClient);
+  return (
+    <Alert color="gray" variant="light" icon={<IconCloudOff aria-hidden />} role="status" mb="md" py="xs">
+      {asOf === null ? (
+        <FormattedMessage id="offline.nothingSaved" defaultMessage="Offline — trying to reconnect" />
+      ) : (
+        <FormattedMessage
+          id="offline.savedAsOf"
+          defaultMessage="Offline — showing saved data as of {time}"
+          values={{ time: intl.formatTime(asOf, { hour: 'numeric', minute: '2-digit' }) }}
+        />
+      )}
+    </Alert>
+  );
+}
