@@ -5,14 +5,20 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import { checkinCallables } from './modules/checkin/checkin.functions';
+import { checkinLiveQueries } from './modules/checkin/checkin.live';
 import { eventsCallables } from './modules/events/events.functions';
 import { eventsLiveQueries } from './modules/events/events.live';
+import { registerExportRoutes } from './modules/exports/exports.routes';
+import { importsCallables } from './modules/imports/imports.functions';
 import { orderTopics, releaseExpiredHolds } from './modules/orders/checkout';
 import { orderDetailLiveQueries } from './modules/orders/order-detail.live';
+import { sendOrderConfirmation } from './modules/orders/order-emails';
 import { ordersCallables } from './modules/orders/orders.functions';
 import { ordersLiveQueries } from './modules/orders/orders.live';
 import { refundsCallables } from './modules/orders/refunds.functions';
 import { registerStripeWebhook } from './modules/orders/stripe-webhook';
+import { newTicketCode } from './modules/orders/ticket-code';
 import { orgsCallables } from './modules/orgs/orgs.functions';
 import { orgsLiveQueries } from './modules/orgs/orgs.live';
 import { ticketsLiveQueries } from './modules/tickets/tickets.live';
@@ -30,13 +36,22 @@ import { createSandboxProvider, sandboxCallables } from './platform/payments/san
 import { createStripeProvider } from './platform/payments/stripe-provider';
 import { createSmsSender } from './platform/sms/sms-sender';
 
-export const callables = [...orgsCallables, ...eventsCallables, ...ordersCallables, ...refundsCallables, ...sandboxCallables];
+export const callables = [
+  ...orgsCallables,
+  ...eventsCallables,
+  ...ordersCallables,
+  ...refundsCallables,
+  ...sandboxCallables,
+  ...importsCallables({ newTicketCode, sendTickets: sendOrderConfirmation }),
+  ...checkinCallables,
+];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
   ...ordersLiveQueries,
   ...orderDetailLiveQueries,
   ...ticketsLiveQueries,
+  ...checkinLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -172,6 +187,7 @@ export async function buildApp(options: BuildAppOptions) {
     mailer,
     publicUrl: options.publicUrl,
     payments,
+    config,
   });
   await registerStripeWebhook(app, {
     db: database.db,
@@ -208,6 +224,7 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (!production) await registerDevOutbox(app, database.db);
   registerTicketPdfRoute(app, { db: database.db, getUser: (request) => getSessionUser(auth, request) });
+  registerExportRoutes(app, { db: database.db, getUser: (request) => getSessionUser(auth, request) });
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);

@@ -118,8 +118,34 @@ const callableMatrix: Record<string, Row> = {
   'orders.startPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
   'orders.confirmPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
   'orders.cancel': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
+  'checkin.scan': {
+    input: (w) => ({
+      eventId: w.publishedEventId,
+      code: 'matrix-code-that-is-no-ticket',
+      device: 'Door 1',
+      scannedAt: new Date().toISOString(),
+      idempotencyKey: `matrix-scan-${w.publishedEventId}`,
+    }),
+    expect: staffUp,
+  },
+  'checkin.undo': {
+    input: (w) => ({ eventId: w.publishedEventId, scanKey: `matrix-scan-${w.publishedEventId}`, device: 'Door 1' }),
+    expect: staffUp,
+  },
   'orders.refund': {
     input: (w) => ({ orderId: w.paidOrderId, reason: 'Matrix check', idempotencyKey: `matrix-${w.paidOrderId}` }),
+    expect: adminUp,
+  },
+  'imports.prepare': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
+  'imports.validate': {
+    input: (w) => ({ eventId: w.publishedEventId, rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test' }] }),
+    expect: adminUp,
+  },
+  'imports.apply': {
+    input: (w) => ({
+      eventId: w.publishedEventId,
+      rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test', ticketType: 'Standing' }],
+    }),
     expect: adminUp,
   },
   'payments.sandboxConfirm': {
@@ -155,6 +181,20 @@ const liveQueryMatrix: Record<string, Row> = {
   'tickets.mine': { input: () => ({}), expect: anyoneSignedIn },
   'orders.mine': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
   'orders.detail': { input: (w) => ({ orderId: w.paidOrderId }), expect: adminUp },
+  'checkin.kit': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp, note: 'the key that signs ticket codes' },
+  'checkin.attendees': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
+  'checkin.counts': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
+};
+
+/** Permission-checked GET routes (DESIGN §3.1 `/files/*`); `input` is the URL. */
+const routeMatrix: Record<string, Row> = {
+  'attendees export': {
+    input: (w) => `/files/events/${w.publishedEventId}/exports/attendees.csv`,
+    expect: staffUp,
+    note: 'staff get the attendee list (names only), for the door',
+  },
+  'orders export': { input: (w) => `/files/events/${w.publishedEventId}/exports/orders.csv`, expect: adminUp },
+  'check-ins export': { input: (w) => `/files/events/${w.publishedEventId}/exports/check-ins.csv`, expect: adminUp },
 };
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
@@ -276,5 +316,22 @@ describe('the authorization matrix', () => {
         expect(await subscribeAs(actor, name, row.input(world))).toBe(expected);
       },
     );
+  });
+
+  describe('file routes', () => {
+    let world: World;
+    beforeAll(async () => {
+      world = await newWorld();
+    });
+
+    it.each(cells(routeMatrix))('answers GET $name asked by $actor with $expected', async ({ name, actor, row, expected }) => {
+      const cookie = cookieOf(actor);
+      const response = await t.app.inject({
+        method: 'GET',
+        url: row.input(world) as string,
+        headers: cookie ? { cookie } : {},
+      });
+      expect(response.statusCode === 200 ? 'ok' : (response.json() as { error: { status: string } }).error.status).toBe(expected);
+    });
   });
 });

@@ -89,6 +89,19 @@ const checks: { name: string; query: SQL }[] = [
       from ticket t join "order" o on o.id = t.order_id join ticket_type tt on tt.id = t.ticket_type_id
       where t.event_id <> o.event_id or t.event_id <> tt.event_id`,
   },
+  {
+    name: 'ticket with more than one standing admission',
+    query: sql`
+      select ticket_id, count(*)::int as admissions from check_in
+      where result = 'accepted' and undone_at is null group by ticket_id having count(*) > 1`,
+  },
+  {
+    name: 'ticket checked in without a standing admission, or admitted without being checked in',
+    query: sql`
+      select t.id, t.checked_in_at, c.id as check_in_id from ticket t
+      left join check_in c on c.ticket_id = t.id and c.result = 'accepted' and c.undone_at is null
+      where (t.checked_in_at is null) <> (c.id is null)`,
+  },
 ];
 
 /** Every violation of the data invariants in the database, one line each; empty when all hold. */

@@ -27,6 +27,14 @@ export const event = pgTable(
     coverFile: text('cover_file'),
     /** How long a pending order holds its tickets while the buyer pays. */
     holdMinutes: integer('hold_minutes').notNull().default(10),
+    /**
+     * Signs this event's ticket codes (HMAC-SHA256), and is handed to its staff's scanners so that a
+     * device with no network can tell a genuine ticket bought after its last sync from a forged one.
+     * Two random UUIDs' worth (244 bits) made by the database, also for events created before it.
+     */
+    checkinKey: text('checkin_key')
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [

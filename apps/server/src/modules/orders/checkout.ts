@@ -82,6 +82,7 @@ const lateRefundKey = (orderId: string) => `late-${orderId}`;
 
 async function issueTickets(tx: Tx, found: Order) {
   const lines = await linesOf(tx, found.id);
+  const [signing] = await tx.select({ checkinKey: event.checkinKey }).from(event).where(eq(event.id, found.eventId));
   await tx.insert(ticket).values(
     lines.flatMap((line) =>
       Array.from({ length: line.quantity }, () => ({
@@ -89,7 +90,7 @@ async function issueTickets(tx: Tx, found: Order) {
         orderId: found.id,
         ticketTypeId: line.ticketTypeId,
         eventId: found.eventId,
-        code: newTicketCode(),
+        code: newTicketCode(signing!.checkinKey),
         holderName: found.buyerName,
         holderEmail: found.email,
       })),

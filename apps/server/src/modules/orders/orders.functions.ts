@@ -143,7 +143,7 @@ export const createOrderCallable = defineCallable(createOrder, {
               orderId,
               ticketTypeId: line.ticketTypeId,
               eventId: found.id,
-              code: newTicketCode(),
+              code: newTicketCode(found.checkinKey),
               holderName: buyer.name,
               holderEmail: buyer.email,
             })),

@@ -56,7 +56,7 @@ describe('orders.create', () => {
     const tickets = await ticketsOfOrder(body.result.orderId);
     expect(tickets).toHaveLength(3);
     for (const issued of tickets) {
-      expect(issued.code).toMatch(/^[A-Za-z0-9_-]{22}$/);
+      expect(issued.code).toMatch(/^[A-Za-z0-9_-]{28}$/);
       expect(Buffer.from(issued.code, 'base64url')).toHaveLength(16);
       expect(issued).toMatchObject({
         status: 'valid',

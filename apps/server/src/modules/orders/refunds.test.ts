@@ -1,13 +1,11 @@
-import { once } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import type { LiveServerMessage } from '@admit/shared/live';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { sandboxPayment } from '../../platform/payments/schema';
 import { createStripeProvider, type StripeProvider } from '../../platform/payments/stripe-provider';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
+import { watch } from '../../testing/live-watch';
 import { startStripeStandIn, type StripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
@@ -510,32 +508,6 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     expect(await reconcileRefunds(t.db, stripe, 'pi_somebody_else')).toBeNull();
   });
 });
-
-/** Subscribes to a live query over the real socket and keeps its rows current. */
-async function watch(baseUrl: string, query: string, params: unknown, cookie?: string) {
-  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers: cookie ? { cookie } : {} });
-  await once(socket, 'open');
-  // Rows are whatever the query sends; the tests read the fields they care about.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let rows: any[] = [];
-  const snapshot = new Promise<void>((resolve, reject) => {
-    socket.on('message', (data) => {
-      const message = JSON.parse(String(data)) as LiveServerMessage;
-      if (message.type === 'error') reject(new Error(message.error.status));
-      if (message.type === 'snapshot') {
-        rows = message.rows;
-        resolve();
-      }
-      if (message.type === 'changes') {
-        const upserts = new Map(message.upserts.map((row) => [row.id, row]));
-        rows = rows.filter((row) => !message.removes.includes(row.id)).map((row) => upserts.get(row.id) ?? row);
-      }
-    });
-  });
-  socket.send(JSON.stringify({ type: 'subscribe', id: 's1', query, params }));
-  await snapshot;
-  return { rows: () => rows, close: () => socket.close() };
-}
 
 async function subscribeError(baseUrl: string, query: string, params: unknown, cookie: string) {
   return watch(baseUrl, query, params, cookie).then(

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { defineCallableContract } from './callable';
+import { defineLiveQueryContract } from './live';
+import { TicketStatus } from './tickets';
+
+const Id = z.string().min(1).max(64);
+
+/** What a scanner calls itself ("Door 2"): shown to the other doors when a ticket comes twice. */
+export const DeviceName = z.string().trim().min(1, 'Name this scanner, e.g. Door 2').max(60);
+
+/**
+ * accepted: let in (the first scan of a valid ticket); duplicate: this ticket was let in before;
+ * void: refunded or cancelled; unknown: no ticket of this event has this code.
+ */
+export const ScanResult = z.enum(['accepted', 'duplicate', 'void', 'unknown']);
+export type ScanResult = z.infer<typeof ScanResult>;
+
+/**
+ * One scan at the door. Offline-capable: made on the device with its own idempotency key and time,
+ * queued while there is no network, and replayed in order; the server applies each key once.
+ */
+export const ScanInput = z.strictObject({
+  eventId: Id,
+  code: z.string().trim().min(1).max(200),
+  device: DeviceName,
+  /** When the person was scanned, by the device's clock (a replayed scan keeps its time). */
+  scannedAt: z.iso.datetime({ offset: true }),
+  idempotencyKey: z.string().min(8).max(100),
+});
+export type ScanInput = z.input<typeof ScanInput>;
+
+export const ScanOutput = z.object({
+  checkInId: z.string(),
+  result: ScanResult,
+  ticket: z.object({ id: z.string(), holderName: z.string(), ticketTypeName: z.string() }).nullable(),
+  /** For a duplicate: when and where the ticket was let in. */
+  firstCheckIn: z.object({ at: z.string(), device: z.string() }).nullable(),
+});
+export type ScanOutput = z.infer<typeof ScanOutput>;
+export const scanTicket = defineCallableContract('checkin.scan', ScanInput, ScanOutput);
+
+/** Takes back an admission made by mistake, within a minute of the scan; named by the scan's key. */
+export const undoWindowMs = 60_000;
+export const undoCheckIn = defineCallableContract(
+  'checkin.undo',
+  z.strictObject({ eventId: Id, scanKey: z.string().min(8).max(100), device: DeviceName }),
+  z.object({ undone: z.boolean(), reason: z.enum(['undone', 'too-late', 'not-admitted']).optional() }),
+);
+
+/** Everything a scanner needs about its event, kept on the device: the key that signs its ticket codes. */
+export const ScannerKitRow = z.object({
+  id: z.string(),
+  title: z.string(),
+  timeZone: z.string(),
+  startsAt: z.string(),
+  checkinKey: z.string(),
+});
+export const scannerKit = defineLiveQueryContract('checkin.kit', z.strictObject({ eventId: Id }), ScannerKitRow);
+
+/** One ticket of the event, as the door sees it (the list a scanner downloads for offline use). */
+export const AttendeeRow = z.object({
+  id: z.string(),
+  code: z.string(),
+  holderName: z.string(),
+  holderEmail: z.string(),
+  ticketTypeName: z.string(),
+  status: TicketStatus,
+  checkedInAt: z.string().nullable(),
+  checkedInDevice: z.string().nullable(),
+});
+export type AttendeeRow = z.infer<typeof AttendeeRow>;
+export const attendees = defineLiveQueryContract('checkin.attendees', z.strictObject({ eventId: Id }), AttendeeRow);
+
+/** Checked in of valid tickets, per ticket type (`id` is the ticket type's). */
+export const CheckInCountRow = z.object({ id: z.string(), name: z.string(), checkedIn: z.number(), total: z.number() });
+export type CheckInCountRow = z.infer<typeof CheckInCountRow>;
+export const checkInCounts = defineLiveQueryContract('checkin.counts', z.strictObject({ eventId: Id }), CheckInCountRow);
