@@ -28,6 +28,8 @@ export interface LoadResult {
   statuses: Record<string, number>;
   /** Connection errors and timeouts (no HTTP answer at all). */
   transportErrors: number;
+  /** The same, by error code (ECONNRESET, ...). */
+  transportErrorKinds: Record<string, number>;
   latencyMs: Latency;
   errorSamples: string[];
 }
@@ -50,6 +52,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   const errorSamples: string[] = [];
+  const transportErrorKinds: Record<string, number> = {};
   const request: autocannon.Request = {
     setupRequest: (current) => {
       const next = options.next();
@@ -58,7 +61,9 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     ...(options.sampleErrors
       ? {
           onResponse: (status: number, body: string) => {
-            if (status !== 200 && errorSamples.length < 5) errorSamples.push(`${status} ${body.slice(0, 300)}`);
+            // The first two answers of each status other than 200.
+            const seen = errorSamples.filter((sample) => sample.startsWith(`${status} `)).length;
+            if (status !== 200 && seen < 2) errorSamples.push(`${status} ${body.slice(0, 300)}`);
           },
         }
       : {}),
@@ -76,6 +81,10 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
+    instance.on('reqError', (error: NodeJS.ErrnoException) => {
+      const kind = error.code ?? error.message;
+      transportErrorKinds[kind] = (transportErrorKinds[kind] ?? 0) + 1;
+    });
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
       statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
@@ -87,6 +96,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     responses: latencies.length,
     statuses,
     transportErrors: result.errors + result.timeouts,
+    transportErrorKinds,
     latencyMs: latencyOf(latencies),
     errorSamples,
   };

@@ -113,6 +113,7 @@ async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
     completed: load.statuses['200'] ?? 0,
     soldOutAnswers: load.statuses['429'] ?? 0,
     transportErrors: load.transportErrors,
+    transportErrorKinds: load.transportErrorKinds,
     latencyMs: load.latencyMs,
     sold: state.sold,
     validTickets: state.tickets,
@@ -125,7 +126,7 @@ async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
   console.log(
     `scenario ${scenario.name}: ${scenario.buyers} buyers for ${scenario.seats} seats, all answered in ${result.seconds} s: ` +
       `${result.completed} completed, ${result.soldOutAnswers} sold out (statuses ${JSON.stringify(load.statuses)}, ` +
-      `transport errors ${load.transportErrors}); sold ${state.sold}, valid tickets ${state.tickets}, ` +
+      `transport errors ${JSON.stringify(load.transportErrorKinds)}); sold ${state.sold}, valid tickets ${state.tickets}, ` +
       `oversold ${result.oversold}, unsold ${result.unsold}; p50 ${load.latencyMs.p50} ms, p95 ${load.latencyMs.p95} ms, ` +
       `p99 ${load.latencyMs.p99} ms`,
   );
@@ -173,7 +174,7 @@ async function timedRun(run: Run, connections: number, runSeconds: number, next:
 
 function describe(label: string, result: Awaited<ReturnType<typeof timedRun>>) {
   console.log(
-    `${label} at ${result.connections} connections: ${result.perSecond}/s (${result.completed} in ${result.seconds} s), ` +
+    `${label} at ${result.connections} connections: ${result.perSecond}/s (${result.completed} × 200 in ${result.seconds} s), ` +
       `p50 ${result.latencyMs.p50} ms, p95 ${result.latencyMs.p95} ms, p99 ${result.latencyMs.p99} ms; ` +
       `statuses ${JSON.stringify(result.statuses)}\n  CPU (cores): ${JSON.stringify(result.cpu)}; server ${result.serverCpuMsPerAnswer} ms ` +
       `and PostgreSQL ${result.postgresCpuMsPerAnswer} ms of CPU per answer\n  database sessions: ${JSON.stringify(result.databaseSessions)}`,
@@ -204,11 +205,25 @@ async function throughput(run: Run, rawRates: HotRowRate[]) {
   };
 }
 
-/** The same server answering less than an order: plain HTTP, and a signed-in call reading one row. */
+const answersPerSecond = (result: { statuses: Record<string, number>; seconds: number }) =>
+  Math.round(Object.values(result.statuses).reduce((sum, count) => sum + count, 0) / result.seconds);
+
+/**
+ * The same server answering less than an order: plain HTTP, the callable protocol without a
+ * session (401), and a signed-in call that reads one row (session lookup + one select, 404).
+ */
 async function floors(run: Run) {
   const buyer = run.buyers[0]!;
   const healthz = await timedRun(run, concurrency, shortSeconds, () => ({ method: 'GET', path: '/healthz' }));
   describe('GET /healthz (HTTP + one pooled select 1)', healthz);
+  const signedOut = await timedRun(run, concurrency, shortSeconds, () => ({
+    method: 'POST',
+    path: '/fn/orders.cancel',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ data: { orderId: 'no-such-order' } }),
+  }));
+  const callableNoSession = { ...signedOut, perSecond: answersPerSecond(signedOut) };
+  describe('callable without a session (orders.cancel → 401)', callableNoSession);
   const signedIn = await timedRun(run, concurrency, shortSeconds, () => ({
     method: 'POST',
     path: '/fn/orders.cancel',
@@ -216,12 +231,9 @@ async function floors(run: Run) {
     body: JSON.stringify({ data: { orderId: 'no-such-order' } }),
   }));
   // Its answer is 404 (no such order): count answers, not 200s.
-  const answered = {
-    ...signedIn,
-    perSecond: Math.round(Object.values(signedIn.statuses).reduce((a, b) => a + b, 0) / signedIn.seconds),
-  };
-  describe('signed-in call reading one row (orders.cancel of an unknown order → 404)', answered);
-  return { healthz, signedInOneRow: answered };
+  const callableSignedIn = { ...signedIn, perSecond: answersPerSecond(signedIn) };
+  describe('signed-in call reading one row (orders.cancel of an unknown order → 404)', callableSignedIn);
+  return { healthz, callableNoSession, callableSignedIn };
 }
 
 async function paidHolds(run: Run) {

@@ -117,7 +117,8 @@ export async function buildApp(options: BuildAppOptions) {
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com'] : [])],
+        // wasm-unsafe-eval: the scanner's QR decoder (ZXing in WebAssembly, served by us) where the browser has none.
+        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...(stripeCsp ? ['https://js.stripe.com'] : [])],
         frameSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(stripeCsp ? ['https://*.stripe.com'] : [])],

@@ -184,6 +184,7 @@ const liveQueryMatrix: Record<string, Row> = {
   'checkin.kit': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp, note: 'the key that signs ticket codes' },
   'checkin.attendees': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
   'checkin.counts': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
+  'checkin.recent': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
 };
 
 /** Permission-checked GET routes (DESIGN §3.1 `/files/*`); `input` is the URL. */
@@ -324,7 +325,7 @@ describe('the authorization matrix', () => {
       world = await newWorld();
     });
 
-    it.each(cells(routeMatrix))('answers GET $name asked by $actor with $expected', async ({ name, actor, row, expected }) => {
+    it.each(cells(routeMatrix))('answers GET $name asked by $actor with $expected', async ({ actor, row, expected }) => {
       const cookie = cookieOf(actor);
       const response = await t.app.inject({
         method: 'GET',

@@ -75,3 +75,16 @@ export const attendees = defineLiveQueryContract('checkin.attendees', z.strictOb
 export const CheckInCountRow = z.object({ id: z.string(), name: z.string(), checkedIn: z.number(), total: z.number() });
 export type CheckInCountRow = z.infer<typeof CheckInCountRow>;
 export const checkInCounts = defineLiveQueryContract('checkin.counts', z.strictObject({ eventId: Id }), CheckInCountRow);
+
+/** The latest scans at every door of the event, newest first: a duplicate shows on all devices. */
+export const RecentScanRow = z.object({
+  id: z.string(),
+  result: ScanResult,
+  device: z.string(),
+  scannedAt: z.string(),
+  undone: z.boolean(),
+  holderName: z.string().nullable(),
+  ticketTypeName: z.string().nullable(),
+});
+export type RecentScanRow = z.infer<typeof RecentScanRow>;
+export const recentScans = defineLiveQueryContract('checkin.recent', z.strictObject({ eventId: Id }), RecentScanRow);

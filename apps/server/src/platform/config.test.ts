@@ -32,7 +32,18 @@ describe('loadConfig', () => {
       STORAGE_DRIVER: 'local',
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
+      IMPORT_MAX_BYTES: 10 * 1024 * 1024,
+      IMPORT_MAX_ROWS: 50_000,
     });
+  });
+
+  it('reads the guest-list import limits, and refuses ones that are not positive whole numbers', () => {
+    expect(loadConfig({ IMPORT_MAX_BYTES: '2048', IMPORT_MAX_ROWS: '10' })).toMatchObject({
+      IMPORT_MAX_BYTES: 2048,
+      IMPORT_MAX_ROWS: 10,
+    });
+    expect(() => loadConfig({ IMPORT_MAX_ROWS: '0' })).toThrow(/IMPORT_MAX_ROWS/);
+    expect(() => loadConfig({ IMPORT_MAX_BYTES: 'ten megabytes' })).toThrow(/IMPORT_MAX_BYTES/);
   });
 
   it('treats an empty variable as unset, as a .env line like PORT= means', () => {

@@ -39,6 +39,9 @@ const ConfigSchema = z
     OIDC_CLIENT_ID: optional(z.string()),
     OIDC_CLIENT_SECRET: optional(z.string()),
     OIDC_NAME: optional(z.string()),
+    /** Guest-list import limits (issue 6): the largest file, in bytes, and the most rows it may have. */
+    IMPORT_MAX_BYTES: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 10 * 1024 * 1024),
+    IMPORT_MAX_ROWS: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 50_000),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".

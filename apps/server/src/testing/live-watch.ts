@@ -18,8 +18,14 @@ export async function watch(baseUrl: string, query: string, params: unknown, coo
         resolve();
       }
       if (message.type === 'changes') {
+        // As the browser's client applies them (apps/web/src/lib/live.ts): new rows added, and the
+        // server's order when it sends one.
         const upserts = new Map(message.upserts.map((row) => [row.id, row]));
-        rows = rows.filter((row) => !message.removes.includes(row.id)).map((row) => upserts.get(row.id) ?? row);
+        const kept = rows.filter((row) => !message.removes.includes(row.id)).map((row) => upserts.get(row.id) ?? row);
+        const known = new Set(kept.map((row) => row.id));
+        const merged = [...kept, ...message.upserts.filter((row) => !known.has(row.id))];
+        const byId = new Map(merged.map((row) => [row.id, row]));
+        rows = message.order ? message.order.map((id) => byId.get(id)).filter((row) => row !== undefined) : merged;
       }
     });
   });

@@ -3,6 +3,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
+import { registerCheckinMutations } from '../features/checkin/offline-scans';
 import { LocaleProvider } from '../lib/i18n';
 import { offlineCacheMaxAge, persistOptions } from '../lib/offline-cache';
 import { router } from './router';
@@ -11,6 +12,8 @@ import { router } from './router';
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, gcTime: offlineCacheMaxAge } },
 });
+
+registerCheckinMutations(queryClient);
 
 const theme = createTheme({
   primaryColor: 'indigo',
@@ -30,7 +33,12 @@ function ThemedApp() {
 
 export function App() {
   return (
-    <PersistQueryClientProvider client={queryClient} persistOptions={persistOptions}>
+    <PersistQueryClientProvider
+      client={queryClient}
+      persistOptions={persistOptions}
+      // Scans made with no network, restored from the offline cache: sent now if the network is back.
+      onSuccess={() => queryClient.resumePausedMutations()}
+    >
       <LocaleProvider>
         <ThemedApp />
       </LocaleProvider>

@@ -1,9 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { FormattedMessage } from 'react-intl';
 import { z } from 'zod';
 import { TicketPicker } from '../features/checkout/ticket-picker';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
+import { AnchorLink, ButtonLink } from '../lib/links';
 import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
 import { Shell } from './shell';
@@ -20,8 +22,12 @@ const MembersPage = lazyRouteComponent(() => import('../features/orgs/members-pa
 const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-events-page'), 'OrgEventsPage');
 const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
 const OrderPage = lazyRouteComponent(() => import('../features/checkout/order-page'), 'OrderPage');
+const ScannerPage = lazyRouteComponent(() => import('../features/checkin/scanner-page'), 'ScannerPage');
+const CheckInSummary = lazyRouteComponent(() => import('../features/checkin/check-in-summary'), 'CheckInSummary');
 const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
 const OrderDetailPage = lazyRouteComponent(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
+const EventExports = lazyRouteComponent(() => import('../features/exports/event-exports'), 'EventExports');
+const ImportPage = lazyRouteComponent(() => import('../features/imports/import-page'), 'ImportPage');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Shell,
@@ -166,6 +172,19 @@ const orgMembersRoute = createRoute({
   },
 });
 
+const scannerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/scan',
+  component: function ScannerRoute() {
+    const { eventId } = scannerRoute.useParams();
+    return (
+      <RequireSession>
+        <ScannerPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
 const eventEditorRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage/events/$eventId',
@@ -173,7 +192,43 @@ const eventEditorRoute = createRoute({
     const { eventId } = eventEditorRoute.useParams();
     return (
       <RequireSession>
-        <EventEditorPage eventId={eventId} orders={<EventOrders eventId={eventId} />} />
+        <EventEditorPage
+          eventId={eventId}
+          orders={
+            <>
+              <CheckInSummary eventId={eventId} />
+              <EventExports
+                eventId={eventId}
+                importLink={
+                  <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
+                    <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
+                  </ButtonLink>
+                }
+              />
+              <EventOrders eventId={eventId} />
+            </>
+          }
+        />
+      </RequireSession>
+    );
+  },
+});
+
+const importRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/import',
+  component: function ImportRoute() {
+    const { eventId } = importRoute.useParams();
+    return (
+      <RequireSession>
+        <ImportPage
+          eventId={eventId}
+          backLink={
+            <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
+              <FormattedMessage id="imports.back" defaultMessage="← Back to the event" />
+            </AnchorLink>
+          }
+        />
       </RequireSession>
     );
   },
@@ -206,6 +261,8 @@ const routeTree = rootRoute.addChildren([
   orgEventsRoute,
   orgMembersRoute,
   eventEditorRoute,
+  scannerRoute,
+  importRoute,
   orderDetailRoute,
 ]);
 

@@ -46,10 +46,18 @@ export function rememberedSession(): OfflineSession | null {
   }
 }
 
+const clearers = new Set<() => void>();
+
+/** For features that keep their own offline data (the scanner's log): cleared with the rest. */
+export function onOfflineDataCleared(clear: () => void) {
+  clearers.add(clear);
+}
+
 /** Forgets everything this device kept for the person (on sign-out, or when the session is gone). */
 export async function clearOfflineData(queryClient: QueryClient) {
   localStorage.removeItem(sessionKey);
   queryClient.clear();
+  for (const clear of clearers) clear();
   await persister.removeClient();
 }
 

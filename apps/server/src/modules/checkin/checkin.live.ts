@@ -1,9 +1,10 @@
-import { attendees, checkInCounts, scannerKit } from '@admit/shared/checkin';
-import { asc, eq, sql } from 'drizzle-orm';
+import { attendees, checkInCounts, recentScans, scannerKit } from '@admit/shared/checkin';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { checkInsTopic, eventTopic, requireDoorAccess } from './door-access';
 import { ticketType } from '../events/schema';
 import { ticket } from '../orders/schema';
+import { checkIn } from './schema';
 
 /** What a scanner keeps for its event (staff and above): the key that signs the event's ticket codes. */
 export const scannerKitLive = defineLiveQuery(scannerKit, {
@@ -69,4 +70,30 @@ export const checkInCountsLive = defineLiveQuery(checkInCounts, {
   topics: (params) => [eventTopic(params.eventId), checkInsTopic(params.eventId)],
 });
 
-export const checkinLiveQueries = [scannerKitLive, attendeesLive, checkInCountsLive];
+/** The last 30 scans at all doors (staff and above), newest first. */
+export const recentScansLive = defineLiveQuery(recentScans, {
+  auth: 'required',
+  async load(params, ctx) {
+    await requireDoorAccess(ctx.db, ctx.user, params.eventId);
+    const rows = await ctx.db
+      .select({
+        id: checkIn.id,
+        result: checkIn.result,
+        device: checkIn.device,
+        scannedAt: checkIn.scannedAt,
+        undoneAt: checkIn.undoneAt,
+        holderName: ticket.holderName,
+        ticketTypeName: ticketType.name,
+      })
+      .from(checkIn)
+      .leftJoin(ticket, eq(ticket.id, checkIn.ticketId))
+      .leftJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+      .where(eq(checkIn.eventId, params.eventId))
+      .orderBy(desc(checkIn.createdAt), desc(checkIn.id))
+      .limit(30);
+    return rows.map(({ undoneAt, ...row }) => ({ ...row, scannedAt: row.scannedAt.toISOString(), undone: undoneAt !== null }));
+  },
+  topics: (params) => [checkInsTopic(params.eventId)],
+});
+
+export const checkinLiveQueries = [scannerKitLive, attendeesLive, checkInCountsLive, recentScansLive];

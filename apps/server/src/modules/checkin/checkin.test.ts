@@ -187,10 +187,11 @@ describe('scanning tickets at the door', () => {
     ]);
   });
 
-  it('updates the counts per ticket type and the attendee list on every door as tickets are scanned', async () => {
+  it('updates the counts per ticket type, the attendee list and the recent scans on every door as tickets are scanned', async () => {
     const { eventId, codes, ticketTypeIds } = await eventWithTickets(2);
     const counts = await watch(url, 'checkin.counts', { eventId }, staff.cookie);
     const list = await watch(url, 'checkin.attendees', { eventId }, owner.cookie);
+    const recent = await watch(url, 'checkin.recent', { eventId }, staff.cookie);
     try {
       expect(counts.rows()).toEqual([{ id: ticketTypeIds[0], name: 'Standing', checkedIn: 0, total: 2 }]);
       expect(list.rows().map((row) => row.checkedInAt)).toEqual([null, null]);
@@ -199,9 +200,17 @@ describe('scanning tickets at the door', () => {
 
       await expect.poll(() => counts.rows()[0]?.checkedIn).toBe(1);
       await expect.poll(() => list.rows().find((row) => row.code === codes[0])?.checkedInDevice).toBe('Door 3');
+      await scan(eventId, codes[0]!, 'Door 4');
+      await expect
+        .poll(() => recent.rows().map((row) => [row.result, row.device, row.holderName]))
+        .toEqual([
+          ['duplicate', 'Door 4', 'Bea Buyer'],
+          ['accepted', 'Door 3', 'Bea Buyer'],
+        ]);
     } finally {
       counts.close();
       list.close();
+      recent.close();
     }
   });
 });

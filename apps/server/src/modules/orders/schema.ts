@@ -28,6 +28,8 @@ export const order = pgTable(
   },
   (table) => [
     index('order_event_idx').on(table.eventId),
+    // Exports read an event's orders in pages of (created_at, id) (modules/exports).
+    index('order_event_created_idx').on(table.eventId, table.createdAt, table.id),
     index('order_buyer_idx').on(table.buyerId),
     uniqueIndex('order_buyer_idempotency_idx').on(table.buyerId, table.idempotencyKey),
     // The hold sweeper's question: which pending orders have run out?
@@ -77,7 +79,12 @@ export const ticket = pgTable(
     checkedInDevice: text('checked_in_device'),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (table) => [index('ticket_order_idx').on(table.orderId), index('ticket_event_idx').on(table.eventId)],
+  (table) => [
+    index('ticket_order_idx').on(table.orderId),
+    index('ticket_event_idx').on(table.eventId),
+    // Exports read an event's tickets in pages of (created_at, id) (modules/exports).
+    index('ticket_event_created_idx').on(table.eventId, table.createdAt, table.id),
+  ],
 );
 
 /**

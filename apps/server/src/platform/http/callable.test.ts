@@ -9,6 +9,7 @@ import { addMember, createEventAs, createOrgAs, createPublishedEvent, eventInput
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import type { SessionUser } from '../auth/auth';
 import { organization } from '../auth/organization-schema';
+import { loadConfig } from '../config';
 import { defineCallable, registerCallables } from './callable';
 import { createSandboxProvider } from '../payments/sandbox-provider';
 import { CallableError } from './callable-error';
@@ -355,6 +356,7 @@ describe('the callable protocol, with callables made for the test', () => {
       payments: createSandboxProvider(t.db),
       mailer: { send: async () => {} },
       publicUrl: 'http://localhost:3000',
+      config: loadConfig({ NODE_ENV: 'test' }),
     });
     await mini.listen({ port: 0, host: '127.0.0.1' });
   });

@@ -5,6 +5,7 @@ import { callableErrorHttpStatus, fieldIssuesOf } from '@admit/shared/callable';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
+import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { localeOf } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
@@ -33,6 +34,8 @@ export interface CallContext {
   locale: Locale;
   /** Card payments: Stripe when configured, otherwise the sandbox. */
   payments: PaymentProvider;
+  /** The server's configuration (limits such as IMPORT_MAX_ROWS). */
+  config: Config;
 }
 export type AuthedCallContext = CallContext & { user: SessionUser };
 
@@ -75,6 +78,7 @@ export interface CallableDeps {
   mailer: Mailer;
   publicUrl: string;
   payments: PaymentProvider;
+  config: Config;
 }
 
 function sendError(reply: FastifyReply, code: CallableErrorCode, message: string, details?: unknown) {
@@ -160,6 +164,7 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         publicUrl: deps.publicUrl,
         locale: localeOf(request.headers.cookie, request.headers['accept-language']),
         payments: deps.payments,
+        config: deps.config,
       };
 
       try {

@@ -10,7 +10,7 @@ import type { LiveContext, LiveQuery } from './live-query';
 
 const channel = 'admit_changes';
 /** One NOTIFY per topic per window at most (DESIGN §3.3: a NOTIFY per write cut the write rate by 4.5×). */
-const coalesceWindowMs = 50;
+const coalesceWindowMs = 200;
 /** NOTIFY payloads are limited to 8000 bytes. */
 const maxPayloadBytes = 7900;
 
@@ -26,6 +26,9 @@ interface Subscription {
   dirty: boolean;
   closed: boolean;
 }
+
+/** Loads in flight by (query, params, user): identical subscriptions share one. */
+type LoadMemo = Map<string, Promise<{ rows: LiveRow[]; next: Map<string, string> }>>;
 
 interface Connection {
   socket: WebSocket;
@@ -45,6 +48,11 @@ export class LiveHub {
   private coolingUntil = 0;
   private unlisten: (() => Promise<void>) | undefined;
   private versionClock = 0;
+  /**
+   * Loads in flight that started after the latest notification (replaced on each one): such a load
+   * sees every commit announced so far, so any subscription woken by it may take its rows.
+   */
+  private loads: LoadMemo = new Map();
 
   constructor(
     private readonly database: Database,
@@ -104,6 +112,7 @@ export class LiveHub {
   }
 
   private onNotification(payload: string) {
+    this.loads = new Map();
     const dirty = new Set<Subscription>();
     for (const topic of payload.split('\n')) for (const subscription of this.byTopic.get(topic) ?? []) dirty.add(subscription);
     for (const subscription of dirty) void this.refresh(subscription);
@@ -224,9 +233,23 @@ export class LiveHub {
   private async load(subscription: Subscription) {
     const { query, socket: connection } = subscription;
     let rows: LiveRow[];
+    let next: Map<string, string>;
     try {
-      const loaded = await query.load(subscription.params, connection.ctx);
-      rows = loaded.map((row) => query.contract.row.parse(row));
+      // The rows depend on the query, its params and who asks (load checks permissions): nothing else.
+      const key = `${query.contract.name}\n${JSON.stringify(subscription.params)}\n${connection.ctx.user?.id ?? ''}`;
+      const loads = this.loads;
+      let loading = loads.get(key);
+      if (!loading) {
+        loading = query.load(subscription.params, connection.ctx).then((loaded) => {
+          const parsed = loaded.map((row) => query.contract.row.parse(row));
+          return { rows: parsed, next: new Map(parsed.map((row) => [row.id, JSON.stringify(row)])) };
+        });
+        loads.set(key, loading);
+        // Shared only while in flight: rows kept longer would miss what changes without a topic (now()).
+        const settled = () => void (loads.get(key) === loading && loads.delete(key));
+        loading.then(settled, settled);
+      }
+      ({ rows, next } = await loading);
     } catch (error) {
       if (subscription.closed) return;
       const known = error instanceof CallableError ? error : callableErrorFromDatabase(error);
@@ -243,7 +266,6 @@ export class LiveHub {
     if (subscription.closed) return;
     this.setTopics(subscription, query.topics(subscription.params, rows, connection.ctx));
 
-    const next = new Map(rows.map((row) => [row.id, JSON.stringify(row)]));
     if (subscription.version === 0) {
       subscription.rows = next;
       subscription.version = this.nextVersion();

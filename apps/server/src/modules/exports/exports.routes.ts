@@ -1,0 +1,377 @@
+import { Readable, pipeline } from 'node:stream';
+import { ExportKind, ExportQuery, exportRowCountHeader, neutralizeFormula, usesDecimalComma } from '@admit/shared/csv';
+import type { OrgRole } from '@admit/shared/orgs';
+import { stringify } from 'csv-stringify';
+import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../platform/auth/auth';
+import { requireOrgRole } from '../../platform/auth/roles';
+import type { Db } from '../../platform/db/database';
+import { CallableError } from '../../platform/http/callable-error';
+import { contentDisposition } from '../../platform/http/content-disposition';
+import { localeOf } from '../../platform/mail/compose';
+import { formatOrderReference } from '../../platform/mail/formats';
+import { checkIn } from '../checkin/schema';
+import { event, ticketType } from '../events/schema';
+import { order, orderLine, ticket } from '../orders/schema';
+import { isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
+
+// `GET /files/events/:eventId/exports/<attendees|orders|check-ins>.csv` (issue 6,
+// docs/decisions/0023): read from the database in pages of (time, id) and written through
+// csv-stringify into the response as they come, so no export is ever whole in memory.
+
+export interface ExportRouteDeps {
+  db: Db;
+  getUser(request: FastifyRequest): Promise<SessionUser | null>;
+}
+
+type EventRecord = typeof event.$inferSelect;
+type Cell = string | number;
+
+interface ExportContext {
+  db: Db;
+  event: EventRecord;
+  role: OrgRole;
+  locale: string;
+}
+
+/** One kind of export: who may have it, its columns, how many rows, and its rows page by page. */
+interface ExportDefinition {
+  minimumRole: OrgRole;
+  header(context: ExportContext): string[];
+  count(context: ExportContext): Promise<number>;
+  rows(context: ExportContext): AsyncGenerator<Cell[]>;
+}
+
+const pageSize = 1_000;
+
+/** Reads pages ordered by (at, id) after a cursor, until a short page: keyset pagination. */
+async function* pages<T extends { cursorAt: string; id: string }>(
+  read: (after: SQL | undefined) => Promise<T[]>,
+  at: SQL,
+  id: SQL,
+): AsyncGenerator<T> {
+  let after: SQL | undefined;
+  for (;;) {
+    const page = await read(after);
+    yield* page;
+    if (page.length < pageSize) return;
+    const last = page[page.length - 1]!;
+    // The cursor's time is kept as the database's text: a JavaScript Date would lose the microseconds.
+    after = sql`(${at}, ${id}) > (${last.cursorAt}::timestamptz, ${last.id})`;
+  }
+}
+
+const attendees: ExportDefinition = {
+  minimumRole: 'staff',
+  header: ({ role }) =>
+    role === 'staff'
+      ? ['ticket_id', 'ticket_type', 'holder_name', 'ticket_status', 'checked_in_at', 'checked_in_at_local', 'time_zone']
+      : [
+          'ticket_id',
+          'ticket_type',
+          'holder_name',
+          'holder_email',
+          'ticket_status',
+          'order_reference',
+          'order_id',
+          'order_status',
+          'buyer_name',
+          'buyer_email',
+          'price_minor',
+          'price',
+          'currency',
+          'issued_at',
+          'issued_at_local',
+          'checked_in_at',
+          'checked_in_at_local',
+          'time_zone',
+        ],
+  async count({ db, event: found }) {
+    const [row] = await db.select({ n: count() }).from(ticket).where(eq(ticket.eventId, found.id));
+    return row?.n ?? 0;
+  },
+  async *rows({ db, event: found, role, locale }) {
+    const local = localTimeFormatter(found.timeZone);
+    const money = moneyFormatter(locale, found.currency);
+    const typeNames = new Map(
+      (
+        await db.select({ id: ticketType.id, name: ticketType.name }).from(ticketType).where(eq(ticketType.eventId, found.id))
+      ).map((type) => [type.id, type.name]),
+    );
+    // Each page from `ticket` alone, so the keyset walks its index; its orders and prices are then
+    // read by id (a join here made the planner sort all of the event's tickets for every page).
+    const read = (after: SQL | undefined) =>
+      db
+        .select({
+          id: ticket.id,
+          cursorAt: sql<string>`${ticket.createdAt}::text`,
+          createdAt: ticket.createdAt,
+          ticketTypeId: ticket.ticketTypeId,
+          holderName: ticket.holderName,
+          holderEmail: ticket.holderEmail,
+          status: ticket.status,
+          checkedInAt: ticket.checkedInAt,
+          orderId: ticket.orderId,
+        })
+        .from(ticket)
+        .where(and(eq(ticket.eventId, found.id), after))
+        .orderBy(asc(ticket.createdAt), asc(ticket.id))
+        .limit(pageSize);
+    let after: SQL | undefined;
+    for (;;) {
+      const page = await read(after);
+      const orderIds = [...new Set(page.map((row) => row.orderId))];
+      const [orders, lines] =
+        role === 'staff' || orderIds.length === 0
+          ? [[], []]
+          : await Promise.all([
+              db
+                .select({
+                  id: order.id,
+                  status: order.status,
+                  buyerName: order.buyerName,
+                  email: order.email,
+                  currency: order.currency,
+                })
+                .from(order)
+                .where(inArray(order.id, orderIds)),
+              db
+                .select({ orderId: orderLine.orderId, ticketTypeId: orderLine.ticketTypeId, unitPrice: orderLine.unitPrice })
+                .from(orderLine)
+                .where(inArray(orderLine.orderId, orderIds)),
+            ]);
+      const orderById = new Map(orders.map((one) => [one.id, one]));
+      const priceOf = new Map(lines.map((line) => [`${line.orderId}|${line.ticketTypeId}`, line.unitPrice]));
+      for (const row of page) {
+        const typeName = typeNames.get(row.ticketTypeId) ?? '';
+        if (role === 'staff') {
+          yield [
+            row.id,
+            typeName,
+            row.holderName,
+            row.status,
+            isoInstant(row.checkedInAt),
+            local(row.checkedInAt),
+            found.timeZone,
+          ];
+          continue;
+        }
+        const owner = orderById.get(row.orderId);
+        const price = priceOf.get(`${row.orderId}|${row.ticketTypeId}`) ?? 0;
+        yield [
+          row.id,
+          typeName,
+          row.holderName,
+          row.holderEmail,
+          row.status,
+          formatOrderReference(row.orderId),
+          row.orderId,
+          owner?.status ?? '',
+          owner?.buyerName ?? '',
+          owner?.email ?? '',
+          price,
+          money(price),
+          owner?.currency ?? found.currency,
+          isoInstant(row.createdAt),
+          local(row.createdAt),
+          isoInstant(row.checkedInAt),
+          local(row.checkedInAt),
+          found.timeZone,
+        ];
+      }
+      if (page.length < pageSize) return;
+      const last = page[page.length - 1]!;
+      after = sql`(${ticket.createdAt}, ${ticket.id}) > (${last.cursorAt}::timestamptz, ${last.id})`;
+    }
+  },
+};
+
+const orders: ExportDefinition = {
+  minimumRole: 'admin',
+  header: () => [
+    'order_id',
+    'order_reference',
+    'status',
+    'buyer_name',
+    'buyer_email',
+    'tickets',
+    'total_minor',
+    'total',
+    'refunded_minor',
+    'refunded',
+    'currency',
+    'payment_provider',
+    'locale',
+    'created_at',
+    'created_at_local',
+    'time_zone',
+  ],
+  async count({ db, event: found }) {
+    const [row] = await db.select({ n: count() }).from(order).where(eq(order.eventId, found.id));
+    return row?.n ?? 0;
+  },
+  async *rows({ db, event: found, locale }) {
+    const local = localTimeFormatter(found.timeZone);
+    const money = moneyFormatter(locale, found.currency);
+    const read = (after: SQL | undefined) =>
+      db
+        .select({
+          id: order.id,
+          cursorAt: sql<string>`${order.createdAt}::text`,
+          createdAt: order.createdAt,
+          status: order.status,
+          buyerName: order.buyerName,
+          email: order.email,
+          total: order.total,
+          refunded: order.refundedAmount,
+          currency: order.currency,
+          provider: order.paymentProvider,
+          locale: order.locale,
+          // Spelled out: in a one-table select Drizzle leaves columns unqualified, which the subquery would misread.
+          tickets: sql<number>`(select count(*)::int from ticket t where t.order_id = "order"."id" and t.status = 'valid')`,
+        })
+        .from(order)
+        .where(and(eq(order.eventId, found.id), after))
+        .orderBy(asc(order.createdAt), asc(order.id))
+        .limit(pageSize);
+    for await (const row of pages(read, sql`${order.createdAt}`, sql`${order.id}`)) {
+      yield [
+        row.id,
+        formatOrderReference(row.id),
+        row.status,
+        row.buyerName,
+        row.email,
+        Number(row.tickets),
+        row.total,
+        money(row.total),
+        row.refunded,
+        money(row.refunded),
+        row.currency,
+        row.provider ?? '',
+        row.locale ?? '',
+        isoInstant(row.createdAt),
+        local(row.createdAt),
+        found.timeZone,
+      ];
+    }
+  },
+};
+
+const checkIns: ExportDefinition = {
+  minimumRole: 'admin',
+  header: () => [
+    'check_in_id',
+    'scanned_at',
+    'scanned_at_local',
+    'time_zone',
+    'result',
+    'device',
+    'ticket_id',
+    'ticket_type',
+    'holder_name',
+  ],
+  async count({ db, event: found }) {
+    const [row] = await db.select({ n: count() }).from(checkIn).where(eq(checkIn.eventId, found.id));
+    return row?.n ?? 0;
+  },
+  async *rows({ db, event: found }) {
+    const local = localTimeFormatter(found.timeZone);
+    const read = (after: SQL | undefined) =>
+      db
+        .select({
+          id: checkIn.id,
+          cursorAt: sql<string>`${checkIn.scannedAt}::text`,
+          scannedAt: checkIn.scannedAt,
+          result: checkIn.result,
+          device: checkIn.device,
+          ticketId: checkIn.ticketId,
+          ticketType: ticketType.name,
+          holderName: ticket.holderName,
+        })
+        .from(checkIn)
+        .leftJoin(ticket, eq(ticket.id, checkIn.ticketId))
+        .leftJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+        .where(and(eq(checkIn.eventId, found.id), after))
+        .orderBy(asc(checkIn.scannedAt), asc(checkIn.id))
+        .limit(pageSize);
+    for await (const row of pages(read, sql`${checkIn.scannedAt}`, sql`${checkIn.id}`)) {
+      yield [
+        row.id,
+        isoInstant(row.scannedAt),
+        local(row.scannedAt),
+        found.timeZone,
+        row.result,
+        row.device,
+        row.ticketId ?? '',
+        row.ticketType ?? '',
+        row.holderName ?? '',
+      ];
+    }
+  },
+};
+
+const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns };
+
+const fail = (reply: FastifyReply, code: 401 | 403 | 404 | 400, status: string, message: string) =>
+  reply.code(code).send({ error: { status, message } });
+
+/** The day of the export on the event's clock, for the file name: `2030-01-10`. */
+const exportDate = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+
+export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps) {
+  app.get<{ Params: { eventId: string; file: string }; Querystring: Record<string, string> }>(
+    '/files/events/:eventId/exports/:file',
+    async (request, reply) => {
+      const kind = ExportKind.safeParse(request.params.file.replace(/\.csv$/, ''));
+      const query = ExportQuery.safeParse(request.query);
+      if (!request.params.file.endsWith('.csv') || !kind.success) return fail(reply, 404, 'not-found', 'No such export');
+      if (!query.success) return fail(reply, 400, 'invalid-argument', 'The export options are not valid');
+      const user = await deps.getUser(request);
+      if (!user) return fail(reply, 401, 'unauthenticated', 'Sign in to export');
+
+      const definition = definitions[kind.data];
+      const { eventId } = request.params;
+      const [found] = eventId.length <= 64 ? await deps.db.select().from(event).where(eq(event.id, eventId)) : [];
+      if (!found) return fail(reply, 404, 'not-found', 'No such event');
+      let role: OrgRole;
+      try {
+        role = await requireOrgRole(deps.db, user, found.organizationId, definition.minimumRole);
+      } catch (error) {
+        if (!(error instanceof CallableError)) throw error;
+        const code = error.code === 'permission-denied' ? 403 : error.code === 'failed-precondition' ? 400 : 404;
+        return fail(reply, code, error.code, error.message);
+      }
+
+      const locale = query.data.locale ?? localeOf(request.headers.cookie, request.headers['accept-language']);
+      const excel = query.data.excel === '1';
+      const context: ExportContext = { db: deps.db, event: found, role, locale };
+      const total = await definition.count(context);
+
+      const csv = stringify({
+        bom: excel,
+        delimiter: excel && usesDecimalComma(locale) ? ';' : ',',
+        record_delimiter: 'windows',
+        cast: { string: neutralizeFormula },
+      });
+      async function* records() {
+        yield definition.header(context);
+        yield* definition.rows(context);
+      }
+      // pipeline, not pipe: a failed page ends the response (the download shows it broke), and a
+      // client that goes away stops the reading.
+      pipeline(Readable.from(records()), csv, (error) => {
+        if (error && error.code !== 'ERR_STREAM_PREMATURE_CLOSE') request.log.error({ err: error }, 'export failed');
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header(
+          'content-disposition',
+          contentDisposition('attachment', `${found.slug}-${kind.data}-${exportDate(found.timeZone)}.csv`),
+        )
+        .header('cache-control', 'private, no-store')
+        .header(exportRowCountHeader, String(total))
+        .send(csv);
+    },
+  );
+}

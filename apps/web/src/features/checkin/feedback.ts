@@ -1,0 +1,32 @@
+import type { LocalVerdict } from './scan-log';
+
+let audio: AudioContext | undefined;
+
+/**
+ * A sound and a buzz for a verdict, where the device has them: one high beep to let in, two low
+ * ones to stop. Door staff often look at the person, not at the screen.
+ */
+export function signal(verdict: LocalVerdict) {
+  const good = verdict.result === 'accepted' || verdict.result === 'provisional';
+  navigator.vibrate?.(good ? 120 : [90, 60, 90]);
+  try {
+    audio ??= new AudioContext();
+    const beeps = good
+      ? [{ at: 0, hz: 1320 }]
+      : [
+          { at: 0, hz: 330 },
+          { at: 0.18, hz: 330 },
+        ];
+    for (const beep of beeps) {
+      const oscillator = audio.createOscillator();
+      const gain = audio.createGain();
+      oscillator.frequency.value = beep.hz;
+      gain.gain.value = 0.15;
+      oscillator.connect(gain).connect(audio.destination);
+      oscillator.start(audio.currentTime + beep.at);
+      oscillator.stop(audio.currentTime + beep.at + 0.12);
+    }
+  } catch {
+    // No audio here (or not allowed yet): the colour and the words carry the verdict.
+  }
+}

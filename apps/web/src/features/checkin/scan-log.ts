@@ -1,0 +1,92 @@
+import type { ScanOutput, ScanResult } from '@admit/shared/checkin';
+import { useSyncExternalStore } from 'react';
+
+/**
+ * What this device scanned at one event, newest first, kept in localStorage so that it survives a
+ * reload with no network: the local verdict given at once, and the server's answer once the scan
+ * has synced (which wins: another door may have admitted the ticket first).
+ */
+export interface ScanEntry {
+  key: string;
+  eventId: string;
+  code: string;
+  device: string;
+  scannedAt: string;
+  local: LocalVerdict;
+  server?: ScanOutput;
+  undone?: boolean;
+}
+
+/** The verdict on the device, within milliseconds, from the saved attendee list and the event's key. */
+export interface LocalVerdict {
+  result: ScanResult | 'provisional';
+  holderName?: string;
+  ticketTypeName?: string;
+  /** For a duplicate: when and where the ticket was let in, as far as this device knows. */
+  first?: { at: string; device: string };
+}
+
+const storageKey = (eventId: string) => `admit.scans.${eventId}`;
+const maxEntries = 200;
+const listeners = new Set<() => void>();
+const cache = new Map<string, ScanEntry[]>();
+
+export function scansOf(eventId: string): ScanEntry[] {
+  if (!cache.has(eventId)) {
+    let stored: ScanEntry[] = [];
+    try {
+      stored = JSON.parse(localStorage.getItem(storageKey(eventId)) ?? '[]') as ScanEntry[];
+    } catch {
+      stored = [];
+    }
+    cache.set(eventId, stored);
+  }
+  return cache.get(eventId)!;
+}
+
+function write(eventId: string, entries: ScanEntry[]) {
+  const kept = entries.slice(0, maxEntries);
+  cache.set(eventId, kept);
+  localStorage.setItem(storageKey(eventId), JSON.stringify(kept));
+  for (const listener of listeners) listener();
+}
+
+export function addScan(entry: ScanEntry) {
+  write(entry.eventId, [entry, ...scansOf(entry.eventId)]);
+}
+
+export function updateScan(eventId: string, key: string, change: Partial<ScanEntry>) {
+  write(
+    eventId,
+    scansOf(eventId).map((entry) => (entry.key === key ? { ...entry, ...change } : entry)),
+  );
+}
+
+/** Forgets every device's scans on sign-out (with the rest of the offline data). */
+export function clearScanLogs() {
+  for (const key of Object.keys(localStorage)) if (key.startsWith('admit.scans.')) localStorage.removeItem(key);
+  cache.clear();
+  for (const listener of listeners) listener();
+}
+
+export function useScanLog(eventId: string): ScanEntry[] {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => scansOf(eventId),
+  );
+}
+
+/** The verdict to show for an entry: the server's once it has answered, else the device's own. */
+export function verdictOf(entry: ScanEntry): LocalVerdict {
+  if (!entry.server) return entry.local;
+  const { result, ticket, firstCheckIn } = entry.server;
+  return {
+    result,
+    holderName: ticket?.holderName ?? entry.local.holderName,
+    ticketTypeName: ticket?.ticketTypeName ?? entry.local.ticketTypeName,
+    first: firstCheckIn ?? undefined,
+  };
+}

@@ -1,0 +1,156 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAdmit, type AdmitServer } from './support/admit-server';
+import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
+
+const password = 'correct horse battery staple';
+
+describe('two doors check people in, with and without a network', () => {
+  let server: AdmitServer;
+  let browser: Browser;
+  let doorOne: Page;
+  let doorTwo: Page;
+  let eventId = '';
+  let ticketTypeId = '';
+  let codes: string[] = [];
+
+  const verdict = (page: Page) => page.getByTestId('scan-verdict');
+  async function scan(page: Page, code: string) {
+    const field = page.getByRole('textbox', { name: 'Ticket code or name' });
+    await field.fill(code);
+    await field.press('Enter');
+  }
+  async function openScanner(page: Page, device: string) {
+    await page.goto(`/manage/events/${eventId}/scan`);
+    await page.getByRole('textbox', { name: 'Scanner name' }).fill(device);
+    await page.getByRole('button', { name: 'Start scanning' }).click();
+    await page.getByRole('heading', { name: 'Check-in' }).waitFor();
+  }
+  /** The codes of the organizer's own tickets, read from My tickets. */
+  async function myCodes(page: Page) {
+    await page.goto('/tickets');
+    await page.getByRole('heading', { name: 'My tickets' }).waitFor();
+    await page.getByRole('code').first().waitFor();
+    return page.getByRole('code').allTextContents();
+  }
+
+  beforeAll(async () => {
+    server = await startAdmit();
+    browser = await launchChromium();
+    doorOne = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
+    await signUpAndVerify(doorOne, 'Olivia Organizer', 'olivia@example.test', password);
+    const call = callAs(doorOne);
+    const { organizationId } = await call('orgs.create', { name: 'Door Tests' });
+    ({ eventId } = await call('events.create', {
+      organizationId,
+      title: 'Warehouse Night',
+      venue: 'Warehouse 7',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-04-04T22:00',
+      endsAtLocal: '2030-04-05T04:00',
+      capacity: 100,
+    }));
+    ({ ticketTypeId } = await call('events.addTicketType', { eventId, name: 'Entry', capacity: 100, maxPerOrder: 10 }));
+    await call('events.publish', { eventId });
+    await call('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 4 }] });
+    codes = await myCodes(doorOne);
+    expect(codes).toHaveLength(4);
+
+    // The second door is another phone, signed in as the same organizer.
+    doorTwo = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
+    await doorTwo.goto('/sign-in');
+    await doorTwo.getByRole('textbox', { name: 'Email', exact: true }).fill('olivia@example.test');
+    await doorTwo.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await doorTwo.getByRole('button', { name: 'Sign in' }).click();
+    await doorTwo.getByRole('button', { name: 'Account menu' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('admits a ticket at one door and shows it as already checked in at the other, with the counts live on both', async () => {
+    await openScanner(doorOne, 'Door 1');
+    await openScanner(doorTwo, 'Door 2');
+    await doorOne.getByText('0 of 4 checked in').waitFor();
+
+    await scan(doorOne, codes[0]!);
+    await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
+    await verdict(doorOne).getByText('Olivia Organizer').waitFor();
+    await doorTwo.getByText('1 of 4 checked in').waitFor();
+
+    await scan(doorTwo, codes[0]!);
+    await expect.poll(() => verdict(doorTwo).getAttribute('data-result')).toBe('duplicate');
+    await verdict(doorTwo)
+      .getByText(/^at \d{1,2}:\d\d\s[AP]M at Door 1$/)
+      .waitFor();
+  });
+
+  it('finds a person by name and checks them in from the list', async () => {
+    await doorOne.getByRole('textbox', { name: 'Ticket code or name' }).fill('olivia');
+    const found = doorOne.getByRole('table', { name: 'People found' });
+    await found.waitFor();
+    await found.getByRole('button', { name: 'Check in Olivia Organizer' }).first().click();
+    await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
+    await doorTwo.getByText('2 of 4 checked in').waitFor();
+  });
+
+  it('takes an admission back with Undo', async () => {
+    await doorOne.getByRole('button', { name: 'Undo admission' }).click();
+    await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('undone');
+    await doorTwo.getByText('1 of 4 checked in').waitFor();
+  });
+
+  it('scans with no network at both doors, keeps the queue across a reload, and after syncing one door admitted and the other shows the duplicate', async () => {
+    const code = codes[3]!;
+    await doorOne.context().setOffline(true);
+    await doorTwo.context().setOffline(true);
+
+    await scan(doorOne, code);
+    await scan(doorTwo, code);
+    // Each door decides at once from its saved list: both let the person in.
+    await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
+    await expect.poll(() => verdict(doorTwo).getAttribute('data-result')).toBe('accepted');
+    await doorOne.getByText('1 scan waiting to sync').waitFor();
+    await doorTwo.getByText('1 scan waiting to sync').waitFor();
+
+    // A reload with no network: the app, the list and the waiting scan are still there.
+    await doorTwo.reload();
+    await doorTwo.getByRole('heading', { name: 'Check-in' }).waitFor();
+    await doorTwo.getByText('1 scan waiting to sync').waitFor();
+    await verdict(doorTwo).getByText('Not synced yet').waitFor();
+
+    await doorOne.context().setOffline(false);
+    await doorOne.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
+    await doorTwo.context().setOffline(false);
+    await doorTwo.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
+
+    await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
+    await expect.poll(() => verdict(doorTwo).getAttribute('data-result'), { timeout: 10_000 }).toBe('duplicate');
+    await verdict(doorTwo)
+      .getByText(/at Door 1$/)
+      .waitFor();
+    // Both doors see the second scan as a duplicate in the log of all doors.
+    for (const door of [doorOne, doorTwo]) {
+      const log = door.getByRole('table', { name: 'Latest scans at all doors' });
+      await log.getByRole('row').filter({ hasText: 'Door 2' }).filter({ hasText: 'Already checked in' }).first().waitFor();
+    }
+    await doorOne.getByText('2 of 4 checked in').waitFor();
+  });
+
+  it('admits provisionally a genuine ticket bought after the door last synced, and refuses a made-up code', async () => {
+    await doorTwo.context().setOffline(true);
+    await callAs(doorOne)('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 1 }] });
+    const newCode = (await myCodes(doorOne)).find((code) => !codes.includes(code))!;
+
+    await scan(doorTwo, newCode);
+    await expect.poll(() => verdict(doorTwo).getAttribute('data-result')).toBe('provisional');
+    await scan(doorTwo, `${newCode.slice(0, -1)}${newCode.endsWith('A') ? 'B' : 'A'}`);
+    await expect.poll(() => verdict(doorTwo).getAttribute('data-result')).toBe('unknown');
+
+    await doorTwo.context().setOffline(false);
+    await doorTwo.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
+    await doorTwo.getByText('3 of 5 checked in').waitFor();
+  });
+});

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { completeImportReport, neutralizeFormula, usesDecimalComma, type ImportRowReport } from './csv';
+
+describe('CSV cells', () => {
+  it('neutralises = + - @ tab and carriage return at the start of a cell, and nothing else', () => {
+    for (const value of ['=1+1', '+49', '-2', '@SUM(A1)', '\tx', '\rx']) expect(neutralizeFormula(value)).toBe(`'${value}`);
+    for (const value of ['Ann', '', ' =1', 'a=b', "'quoted"]) expect(neutralizeFormula(value)).toBe(value);
+  });
+
+  it('knows which locales write decimals with a comma', () => {
+    expect(usesDecimalComma('de')).toBe(true);
+    expect(usesDecimalComma('en')).toBe(false);
+  });
+});
+
+describe('the whole-file import report', () => {
+  const row = (line: number, key: string | null, quantity = 1, status: ImportRowReport['status'] = 'ok'): ImportRowReport => ({
+    line,
+    status,
+    errors: [],
+    key,
+    ticketTypeId: 't1',
+    quantity,
+  });
+  const capacity = { event: 3, ticketTypes: [{ id: 't1', name: 'Standing', remaining: 10 }] };
+
+  it('marks later repeats of a key as duplicates of the first line', () => {
+    const report = completeImportReport([row(2, 'a'), row(3, 'b'), row(4, 'a')], capacity);
+    expect(report[2]).toMatchObject({ status: 'error', errors: [{ code: 'duplicate-row', line: 2 }] });
+  });
+
+  it('fills what is left in file order and marks the rows that no longer fit', () => {
+    const report = completeImportReport([row(2, 'a', 2), row(3, 'b', 2), row(4, 'c', 1)], capacity);
+    expect(report.map((one) => one.status)).toEqual(['ok', 'error', 'ok']);
+  });
+
+  it('can run again over its own output with the same answer (chunks are joined in the browser)', () => {
+    const once = completeImportReport([row(2, 'a', 2), row(3, 'a'), row(4, 'b', 2)], capacity);
+    expect(completeImportReport(once, capacity)).toEqual(once);
+  });
+
+  it('leaves rows imported before out of the capacity count', () => {
+    const report = completeImportReport([row(2, 'a', 3, 'imported'), row(3, 'b', 3)], capacity);
+    expect(report.map((one) => one.status)).toEqual(['imported', 'ok']);
+  });
+});
