@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { callAs, launchChromium, newPage, screenshots, signUpAndVerify } from './support/browser';
 
 const password = 'correct horse battery staple';
 
@@ -26,11 +26,11 @@ describe('two doors check people in, with and without a network', () => {
     await page.getByRole('button', { name: 'Start scanning' }).click();
     await page.getByRole('heading', { name: 'Check-in' }).waitFor();
   }
-  /** The codes of the organizer's own tickets, read from My tickets. */
-  async function myCodes(page: Page) {
+  /** The codes of the organizer's own tickets, read from My tickets once all `count` are there. */
+  async function myCodes(page: Page, count: number) {
     await page.goto('/tickets');
     await page.getByRole('heading', { name: 'My tickets' }).waitFor();
-    await page.getByRole('code').first().waitFor();
+    await page.getByRole('code').nth(count - 1).waitFor();
     return page.getByRole('code').allTextContents();
   }
 
@@ -53,7 +53,7 @@ describe('two doors check people in, with and without a network', () => {
     ({ ticketTypeId } = await call('events.addTicketType', { eventId, name: 'Entry', capacity: 100, maxPerOrder: 10 }));
     await call('events.publish', { eventId });
     await call('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 4 }] });
-    codes = await myCodes(doorOne);
+    codes = await myCodes(doorOne, 4);
     expect(codes).toHaveLength(4);
 
     // The second door is another phone, signed in as the same organizer.
@@ -85,6 +85,7 @@ describe('two doors check people in, with and without a network', () => {
     await verdict(doorTwo)
       .getByText(/^at \d{1,2}:\d\d\s[AP]M at Door 1$/)
       .waitFor();
+    await screenshots(doorTwo, 'scanner-duplicate');
   });
 
   it('finds a person by name and checks them in from the list', async () => {
@@ -120,6 +121,7 @@ describe('two doors check people in, with and without a network', () => {
     await doorTwo.getByRole('heading', { name: 'Check-in' }).waitFor();
     await doorTwo.getByText('1 scan waiting to sync').waitFor();
     await verdict(doorTwo).getByText('Not synced yet').waitFor();
+    await screenshots(doorTwo, 'scanner-offline');
 
     await doorOne.context().setOffline(false);
     await doorOne.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
@@ -142,7 +144,7 @@ describe('two doors check people in, with and without a network', () => {
   it('admits provisionally a genuine ticket bought after the door last synced, and refuses a made-up code', async () => {
     await doorTwo.context().setOffline(true);
     await callAs(doorOne)('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 1 }] });
-    const newCode = (await myCodes(doorOne)).find((code) => !codes.includes(code))!;
+    const newCode = (await myCodes(doorOne, 5)).find((code) => !codes.includes(code))!;
 
     await scan(doorTwo, newCode);
     await expect.poll(() => verdict(doorTwo).getAttribute('data-result')).toBe('provisional');

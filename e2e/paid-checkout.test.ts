@@ -1,24 +1,12 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { launchChromium, newPage, screenshots, signUpAndVerify } from './support/browser';
 
 const password = 'correct horse battery staple';
 
 async function expectText(page: Page, text: string | RegExp, timeout = 5_000) {
   await page.getByText(text).first().waitFor({ timeout });
-}
-
-/** With SCREENSHOT_DIR set, keeps the page at phone and desktop widths, for a person to look at. */
-async function screenshots(page: Page, name: string) {
-  const dir = process.env.SCREENSHOT_DIR;
-  if (!dir) return;
-  const size = page.viewportSize();
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
-  }
-  if (size) await page.setViewportSize(size);
 }
 
 /** Every request a page makes to Stripe: with the sandbox provider there must be none, anywhere. */

@@ -70,3 +70,15 @@ export function callAs(page: Page) {
     return body.result as T;
   };
 }
+
+/** With SCREENSHOT_DIR set, keeps the page at phone and desktop widths, for a person to look at. */
+export async function screenshots(page: Page, name: string) {
+  const dir = process.env.SCREENSHOT_DIR;
+  if (!dir) return;
+  const size = page.viewportSize();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
+  }
+  if (size) await page.setViewportSize(size);
+}

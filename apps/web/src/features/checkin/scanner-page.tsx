@@ -130,10 +130,9 @@ export function ScannerPage({ eventId }: { eventId: string }) {
       )}
 
       <form onSubmit={submit}>
-        <Group align="flex-end" wrap="nowrap" gap="xs">
+        <Stack gap="xs">
           <TextInput
             ref={field}
-            style={{ flex: 1 }}
             size="md"
             autoFocus
             autoComplete="off"
@@ -145,19 +144,21 @@ export function ScannerPage({ eventId }: { eventId: string }) {
             value={text}
             onChange={(event) => setText(event.currentTarget.value)}
           />
-          <Button type="submit" size="md">
-            <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
-          </Button>
-          <Button
-            size="md"
-            variant="default"
-            onClick={() => setCamera((open) => !open)}
-            aria-pressed={camera}
-            aria-label={intl.formatMessage({ id: 'scanner.camera', defaultMessage: 'Scan with the camera' })}
-          >
-            <IconCamera aria-hidden />
-          </Button>
-        </Group>
+          <Group gap="xs" grow>
+            <Button type="submit" size="md">
+              <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
+            </Button>
+            <Button
+              size="md"
+              variant="default"
+              onClick={() => setCamera((open) => !open)}
+              aria-pressed={camera}
+              leftSection={<IconCamera aria-hidden />}
+            >
+              <FormattedMessage id="scanner.camera" defaultMessage="Scan with the camera" />
+            </Button>
+          </Group>
+        </Stack>
       </form>
 
       {camera && (
@@ -293,10 +294,22 @@ function RecentScans({
           <Table.Tbody>
             {rows.map((row) => (
               <Table.Tr key={row.id}>
-                <Table.Td>{intl.formatTime(row.scannedAt, { hour: 'numeric', minute: '2-digit' })}</Table.Td>
-                <Table.Td>{row.device}</Table.Td>
-                <Table.Td>{row.holderName}</Table.Td>
                 <Table.Td>
+                  <Text size="sm" fw={600}>
+                    {row.holderName}
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    <FormattedMessage
+                      id="scanner.recent.when"
+                      defaultMessage="{time} · {device}"
+                      values={{
+                        time: intl.formatTime(row.scannedAt, { hour: 'numeric', minute: '2-digit' }),
+                        device: row.device,
+                      }}
+                    />
+                  </Text>
+                </Table.Td>
+                <Table.Td ta="right">
                   <RecentResult result={row.result} undone={row.undone} />
                 </Table.Td>
               </Table.Tr>
