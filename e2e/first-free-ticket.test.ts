@@ -68,12 +68,12 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     await organizer.getByRole('textbox', { name: 'Capacity', exact: true }).fill('4');
     await organizer.getByLabel('Limit per order').fill('2');
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
-    await organizer.getByRole('cell', { name: 'Standing' }).waitFor();
+    await organizer.getByRole('cell', { name: 'Standing' }).first().waitFor();
     await organizer.getByRole('textbox', { name: 'Name', exact: true }).fill('Balcony');
     await organizer.getByRole('textbox', { name: 'Capacity', exact: true }).fill('3');
     await organizer.getByLabel('Limit per order').fill('3');
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
-    await organizer.getByRole('cell', { name: 'Balcony' }).waitFor();
+    await organizer.getByRole('cell', { name: 'Balcony' }).first().waitFor();
 
     await organizer.getByRole('button', { name: 'Publish' }).click();
     await expectText(organizer, 'On sale');

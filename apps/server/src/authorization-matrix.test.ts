@@ -128,6 +128,20 @@ const callableMatrix: Record<string, Row> = {
     }),
     expect: staffUp,
   },
+  'checkin.scanBatch': {
+    input: (w) => ({
+      scans: [
+        {
+          eventId: w.publishedEventId,
+          code: 'matrix-code-that-is-no-ticket',
+          device: 'Door 1',
+          scannedAt: new Date().toISOString(),
+          idempotencyKey: `matrix-batch-${w.publishedEventId}`,
+        },
+      ],
+    }),
+    expect: staffUp,
+  },
   'checkin.undo': {
     input: (w) => ({ eventId: w.publishedEventId, scanKey: `matrix-scan-${w.publishedEventId}`, device: 'Door 1' }),
     expect: staffUp,

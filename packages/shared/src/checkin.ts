@@ -39,6 +39,16 @@ export const ScanOutput = z.object({
 export type ScanOutput = z.infer<typeof ScanOutput>;
 export const scanTicket = defineCallableContract('checkin.scan', ScanInput, ScanOutput);
 
+/**
+ * A device's queued scans in one call, on reconnect: applied one after another in the given order,
+ * each as `checkin.scan` would apply it (own key, own transaction); the answers in the same order.
+ */
+export const scanTicketBatch = defineCallableContract(
+  'checkin.scanBatch',
+  z.strictObject({ scans: z.array(ScanInput).min(1).max(500) }),
+  z.object({ answers: z.array(ScanOutput) }),
+);
+
 /** Takes back an admission made by mistake, within a minute of the scan; named by the scan's key. */
 export const undoWindowMs = 60_000;
 export const undoCheckIn = defineCallableContract(

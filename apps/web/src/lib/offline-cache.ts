@@ -56,7 +56,10 @@ export function onOfflineDataCleared(clear: () => void) {
 /** Forgets everything this device kept for the person (on sign-out, or when the session is gone). */
 export async function clearOfflineData(queryClient: QueryClient) {
   localStorage.removeItem(sessionKey);
-  queryClient.clear();
+  // Only what was the person's: the live rows and the writes waiting for the network. Other queries
+  // (the sign-in methods the page is showing) stay, or their screens would lose them.
+  queryClient.removeQueries({ queryKey: ['live'] });
+  queryClient.getMutationCache().clear();
   for (const clear of clearers) clear();
   await persister.removeClient();
 }

@@ -170,6 +170,42 @@ describe('scanning tickets at the door', () => {
     expect(still!.checkedInDevice).toBe('Door 1');
   });
 
+  it('applies a device’s queue in one call, in order, and the same queue again changes nothing', async () => {
+    const { eventId, codes } = await eventWithTickets(2);
+    const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const queue = [
+      { eventId, code: codes[0]!, device: 'Door 5', scannedAt: at(3), idempotencyKey: randomUUID() },
+      { eventId, code: codes[0]!, device: 'Door 5', scannedAt: at(2), idempotencyKey: randomUUID() },
+      { eventId, code: 'no-such-code', device: 'Door 5', scannedAt: at(2), idempotencyKey: randomUUID() },
+      { eventId, code: codes[1]!, device: 'Door 5', scannedAt: at(1), idempotencyKey: randomUUID() },
+    ];
+
+    const first = await t.call<{ answers: ScanOutput[] }>('checkin.scanBatch', { scans: queue }, staff.cookie);
+    const again = await t.call<{ answers: ScanOutput[] }>('checkin.scanBatch', { scans: queue }, staff.cookie);
+
+    expect(first.body.result.answers.map((answer) => answer.result)).toEqual(['accepted', 'duplicate', 'unknown', 'accepted']);
+    expect(first.body.result.answers[1]!.firstCheckIn).toEqual({ at: queue[0]!.scannedAt, device: 'Door 5' });
+    expect(again.body.result).toEqual(first.body.result);
+    expect(await t.db.select().from(checkIn).where(eq(checkIn.eventId, eventId))).toHaveLength(4);
+  });
+
+  it('refuses a queue for an event where the person is not at the door, and writes none of it', async () => {
+    const { eventId, codes } = await eventWithTickets(1);
+    const stranger = await t.signUp('Stan Stranger');
+    const answer = await t.call(
+      'checkin.scanBatch',
+      {
+        scans: [
+          { eventId, code: codes[0]!, device: 'Door 9', scannedAt: new Date().toISOString(), idempotencyKey: randomUUID() },
+        ],
+      },
+      stranger.cookie,
+    );
+
+    expect(answer.status).toBe(404);
+    expect(await t.db.select().from(checkIn).where(eq(checkIn.eventId, eventId))).toEqual([]);
+  });
+
   it('refuses bad input with the fields that failed', async () => {
     const { eventId } = await eventWithTickets(1);
     const response = await t.call(
