@@ -30,7 +30,10 @@ describe('two doors check people in, with and without a network', () => {
   async function myCodes(page: Page, count: number) {
     await page.goto('/tickets');
     await page.getByRole('heading', { name: 'My tickets' }).waitFor();
-    await page.getByRole('code').nth(count - 1).waitFor();
+    await page
+      .getByRole('code')
+      .nth(count - 1)
+      .waitFor();
     return page.getByRole('code').allTextContents();
   }
 
