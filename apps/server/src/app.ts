@@ -16,6 +16,7 @@ import { orderDetailLiveQueries } from './modules/orders/order-detail.live';
 import { sendOrderConfirmation } from './modules/orders/order-emails';
 import { ordersCallables } from './modules/orders/orders.functions';
 import { ordersLiveQueries } from './modules/orders/orders.live';
+import { resendUnsentRefunds } from './modules/orders/refunds';
 import { refundsCallables } from './modules/orders/refunds.functions';
 import { registerStripeWebhook } from './modules/orders/stripe-webhook';
 import { newTicketCode } from './modules/orders/ticket-code';
@@ -161,10 +162,15 @@ export async function buildApp(options: BuildAppOptions) {
   app.addHook('onClose', async () => hub.stop());
 
   // Holds also end on read (orders.create); the sweeper gives the places back to everyone's counts.
+  // Refunds the provider never answered (it was down) are sent again, with their own keys.
   const sweeper = setInterval(() => {
     releaseExpiredHolds(database.db).then(
       (expired) => expired.forEach((released) => hub.publish(orderTopics(released))),
       (error: unknown) => app.log.error({ err: error }, 'releasing expired holds failed'),
+    );
+    resendUnsentRefunds(database.db, payments).then(
+      (changed) => changed.forEach((found) => hub.publish(orderTopics(found))),
+      (error: unknown) => app.log.error({ err: error }, 'sending unsent refunds again failed'),
     );
   }, options.holdSweepMs ?? 30_000);
   sweeper.unref();

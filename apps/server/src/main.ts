@@ -45,7 +45,8 @@ async function main() {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.PORT, host: config.HOST });
+  // A flash sale opens thousands of connections at once: Node's default backlog (511) resets some.
+  await app.listen({ port: config.PORT, host: config.HOST, backlog: 4096 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const where = database.kind === 'pglite' ? `embedded database in ${path.resolve(config.DATA_DIR)}` : 'PostgreSQL';

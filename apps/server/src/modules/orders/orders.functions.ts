@@ -30,12 +30,14 @@ export const createOrderCallable = defineCallable(createOrder, {
       if (existing) return answerFor(ctx.db, existing.id);
     }
 
-    // Checked on read: an expired hold never blocks a buyer, whenever the sweeper last ran.
-    const expired = await releaseExpiredHolds(ctx.db, input.eventId);
-    for (const released of expired) ctx.publish(...orderTopics(released));
-
     const [found] = await ctx.db.select().from(event).where(eq(event.id, input.eventId));
     if (!found || found.status === 'draft') throw new CallableError('not-found', 'No such event');
+    // Checked on read: an expired hold never blocks a buyer, whenever the sweeper last ran. Only
+    // when something is held at all (a free flash sale skips the query).
+    if (found.held > 0) {
+      const expired = await releaseExpiredHolds(ctx.db, input.eventId);
+      for (const released of expired) ctx.publish(...orderTopics(released));
+    }
     if (found.status !== 'published')
       throw new CallableError('failed-precondition', 'Tickets for this event are not on sale', { status: found.status });
 

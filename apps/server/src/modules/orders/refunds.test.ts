@@ -9,7 +9,7 @@ import { watch } from '../../testing/live-watch';
 import { startStripeStandIn, type StripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
-import { reconcileRefunds } from './refunds';
+import { reconcileRefunds, resendUnsentRefunds } from './refunds';
 import { order, orderActivity, refund, ticket } from './schema';
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
@@ -394,6 +394,29 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     expect(retriedAgain.body.result).toEqual(retried.body.result);
     expect(await stripeRefundsOf(paid.orderId)).toHaveLength(1);
     expect(await h.orderRow(paid.orderId)).toMatchObject({ refundedAmount: 2500 });
+  });
+
+  it('sends a refund Stripe never answered again from the sweeper, once, when nobody retries it', async () => {
+    const paid = await paidAtStripe({ quantity: 1, price: 1800 });
+    standIn.setDown(true, 'error');
+    const down = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, idempotencyKey: randomUUID() });
+    expect(down.status).toBe(503);
+    standIn.setDown(false);
+
+    // Younger than a minute: left to the request that may still be sending it.
+    expect(await resendUnsentRefunds(t.db, stripe)).toEqual([]);
+    await t.db
+      .update(refund)
+      .set({ createdAt: new Date(Date.now() - 2 * 60_000) })
+      .where(eq(refund.orderId, paid.orderId));
+    const sent = await resendUnsentRefunds(t.db, stripe);
+    const sentAgain = await resendUnsentRefunds(t.db, stripe);
+
+    expect(sent.map((one) => one.id)).toEqual([paid.orderId]);
+    expect(sentAgain).toEqual([]);
+    expect(await h.refundsOf(paid.orderId)).toMatchObject([{ status: 'succeeded', amount: 1800 }]);
+    expect(await stripeRefundsOf(paid.orderId)).toHaveLength(1);
+    expect(await h.orderRow(paid.orderId)).toMatchObject({ status: 'refunded', refundedAmount: 1800 });
   });
 
   it('matches a refund that reached Stripe before its answer was lost to the refund Admit recorded, by its key', async () => {

@@ -3,7 +3,12 @@ import type { OrderStatus } from '@admit/shared/orders';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
-import { RefundRefused, type PaymentProvider, type RefundResult } from '../../platform/payments/payment-provider';
+import {
+  PaymentProviderUnavailable,
+  RefundRefused,
+  type PaymentProvider,
+  type RefundResult,
+} from '../../platform/payments/payment-provider';
 import { event, ticketType } from '../events/schema';
 import { orderTopics } from './checkout';
 import { recordActivity } from './order-activity';
@@ -308,6 +313,42 @@ async function sendRefund(
     const [after] = await tx.select().from(refund).where(eq(refund.id, row.id));
     return { row: after!, applied };
   });
+}
+
+/**
+ * Sends again the refunds recorded but never answered by the provider (it was unreachable, or the
+ * server stopped in between), with their own keys, so a retry is the same refund. Run by the
+ * sweeper: otherwise such a refund would wait for an admin to retry with the same key, which the
+ * refund dialog (a new key each time) never does. Only refunds older than a minute, so that one
+ * being sent right now is left to its request. Returns the orders whose refunds changed.
+ */
+export async function resendUnsentRefunds(db: Db, payments: PaymentProvider): Promise<Order[]> {
+  const unsent = await db
+    .select()
+    .from(refund)
+    .where(
+      and(
+        eq(refund.status, 'pending'),
+        sql`${refund.providerRef} is null`,
+        sql`${refund.amount} > 0`,
+        sql`${refund.createdAt} < now() - interval '1 minute'`,
+      ),
+    )
+    .limit(50);
+  const changed: Order[] = [];
+  for (const row of unsent) {
+    const [found] = await db.select().from(order).where(eq(order.id, row.orderId));
+    if (!found?.paymentRef) continue;
+    try {
+      await sendRefund(db, payments, found, row);
+      changed.push(found);
+    } catch (error) {
+      // Still unreachable: the next sweep tries again. Refused: recorded by sendRefund.
+      if (error instanceof CallableError) changed.push(found);
+      else if (!(error instanceof PaymentProviderUnavailable)) throw error;
+    }
+  }
+  return changed;
 }
 
 /**
