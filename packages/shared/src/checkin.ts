@@ -5,8 +5,17 @@ import { TicketStatus } from './tickets';
 
 const Id = z.string().min(1).max(64);
 
+/** No control characters: nothing a scanner, a person or a QR code should send (and PostgreSQL refuses NUL). */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const printable = /^[^\u0000-\u001f\u007f]*$/;
+
 /** What a scanner calls itself ("Door 2"): shown to the other doors when a ticket comes twice. */
-export const DeviceName = z.string().trim().min(1, 'Name this scanner, e.g. Door 2').max(60);
+export const DeviceName = z
+  .string()
+  .trim()
+  .min(1, 'Name this scanner, e.g. Door 2')
+  .max(60)
+  .regex(printable, 'No control characters');
 
 /**
  * accepted: let in (the first scan of a valid ticket); duplicate: this ticket was let in before;
@@ -21,7 +30,7 @@ export type ScanResult = z.infer<typeof ScanResult>;
  */
 export const ScanInput = z.strictObject({
   eventId: Id,
-  code: z.string().trim().min(1).max(200),
+  code: z.string().trim().min(1).max(200).regex(printable, 'No control characters'),
   device: DeviceName,
   /** When the person was scanned, by the device's clock (a replayed scan keeps its time). */
   scannedAt: z.iso.datetime({ offset: true }),
@@ -72,7 +81,8 @@ export const AttendeeRow = z.object({
   id: z.string(),
   code: z.string(),
   holderName: z.string(),
-  holderEmail: z.string(),
+  /** Admins and owners only: door staff read attendee names, not their email (DESIGN §1). */
+  holderEmail: z.string().nullable(),
   ticketTypeName: z.string(),
   status: TicketStatus,
   checkedInAt: z.string().nullable(),

@@ -3,7 +3,7 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
-import { registerCheckinMutations } from '../features/checkin/offline-scans';
+import { registerCheckinMutations, resendUnanswered } from '../features/checkin/offline-scans';
 import { LocaleProvider } from '../lib/i18n';
 import { offlineCacheMaxAge, persistOptions } from '../lib/offline-cache';
 import { router } from './router';
@@ -37,7 +37,10 @@ export function App() {
       client={queryClient}
       persistOptions={persistOptions}
       // Scans made with no network, restored from the offline cache: sent now if the network is back.
-      onSuccess={() => queryClient.resumePausedMutations()}
+      onSuccess={() => {
+        void queryClient.resumePausedMutations();
+        resendUnanswered(queryClient);
+      }}
     >
       <LocaleProvider>
         <ThemedApp />

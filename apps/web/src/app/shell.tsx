@@ -1,11 +1,14 @@
 import { AnchorLink, ButtonLink } from '../lib/links';
 import { ActionIcon, AppShell, Burger, Container, Group, Menu, NativeSelect, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient, useSession } from '../lib/auth-client';
 import { localeNames, locales, useLocale, type Locale } from '../lib/i18n';
 import { liveClient } from '../lib/live';
+import { clearOfflineData } from '../lib/offline-cache';
 import { OfflineNotice } from './offline-notice';
 
 function LocaleSwitcher() {
@@ -48,6 +51,8 @@ function AccountMenu() {
   const intl = useIntl();
   const session = useSession();
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const waiting = useMutationState({ filters: { status: 'pending' } }).length;
   if (session.isPending) return null;
   if (!session.data) {
     return (
@@ -62,7 +67,24 @@ function AccountMenu() {
     );
   }
   const signOut = async () => {
-    await authClient.signOut();
+    // Writes still waiting for the network (door scans) would be lost: they need this session.
+    if (waiting > 0) {
+      notifications.show({
+        color: 'orange',
+        message: intl.formatMessage(
+          {
+            id: 'shell.signOut.waiting',
+            defaultMessage:
+              '{count, plural, one {# scan is} other {# scans are}} still waiting for the network. Sign out once they have synced.',
+          },
+          { count: waiting },
+        ),
+      });
+      return;
+    }
+    // Whether or not the server can be reached: this device forgets the person now.
+    await authClient.signOut().catch(() => undefined);
+    await clearOfflineData(queryClient);
     liveClient.reconnect();
     await navigate({ to: '/' });
   };

@@ -1,5 +1,6 @@
 import { attendees, checkInCounts, recentScans, scannerKit } from '@admit/shared/checkin';
 import { asc, desc, eq, sql } from 'drizzle-orm';
+import { orgRoleOf } from '../../platform/auth/roles';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { checkInsTopic, eventTopic, requireDoorAccess } from './door-access';
 import { ticketType } from '../events/schema';
@@ -28,7 +29,9 @@ export const scannerKitLive = defineLiveQuery(scannerKit, {
 export const attendeesLive = defineLiveQuery(attendees, {
   auth: 'required',
   async load(params, ctx) {
-    await requireDoorAccess(ctx.db, ctx.user, params.eventId);
+    const found = await requireDoorAccess(ctx.db, ctx.user, params.eventId);
+    const role = await orgRoleOf(ctx.db, ctx.user.id, found.organizationId);
+    const seesEmails = role === 'admin' || role === 'owner';
     const rows = await ctx.db
       .select({
         id: ticket.id,
@@ -44,7 +47,11 @@ export const attendeesLive = defineLiveQuery(attendees, {
       .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
       .where(eq(ticket.eventId, params.eventId))
       .orderBy(asc(ticket.holderName), asc(ticket.id));
-    return rows.map((row) => ({ ...row, checkedInAt: row.checkedInAt?.toISOString() ?? null }));
+    return rows.map((row) => ({
+      ...row,
+      holderEmail: seesEmails ? row.holderEmail : null,
+      checkedInAt: row.checkedInAt?.toISOString() ?? null,
+    }));
   },
   topics: (params) => [eventTopic(params.eventId), checkInsTopic(params.eventId)],
 });

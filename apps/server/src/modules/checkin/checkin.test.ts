@@ -214,6 +214,9 @@ describe('scanning tickets at the door', () => {
       staff.cookie,
     );
 
+    const nul = await scan(eventId, 'abc\u0000def');
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.details.fields).toEqual([expect.objectContaining({ path: 'code' })]);
     expect(response.status).toBe(400);
     expect(response.body.error.details.fields.map((field: { path: string }) => field.path).sort()).toEqual([
       'code',
@@ -231,6 +234,14 @@ describe('scanning tickets at the door', () => {
     try {
       expect(counts.rows()).toEqual([{ id: ticketTypeIds[0], name: 'Standing', checkedIn: 0, total: 2 }]);
       expect(list.rows().map((row) => row.checkedInAt)).toEqual([null, null]);
+      // The owner reads emails; door staff read names only (DESIGN §1).
+      expect(list.rows().map((row) => row.holderEmail)).toEqual([expect.stringContaining('@'), expect.stringContaining('@')]);
+      const staffList = await watch(url, 'checkin.attendees', { eventId }, staff.cookie);
+      expect(staffList.rows().map((row) => [row.holderName, row.holderEmail])).toEqual([
+        ['Bea Buyer', null],
+        ['Bea Buyer', null],
+      ]);
+      staffList.close();
 
       await scan(eventId, codes[0]!, 'Door 3');
 

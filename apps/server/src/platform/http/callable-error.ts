@@ -27,5 +27,9 @@ export function callableErrorFromDatabase(error: unknown): CallableError | undef
     return new CallableError('unavailable', 'The database is unavailable; try again');
   if (code === '40001' || code === '40P01') return new CallableError('aborted', 'A concurrent change conflicted; try again');
   if (code === '23505') return new CallableError('already-exists', 'That already exists');
+  // Data the database cannot store (a NUL character in a text, a date out of its range): bad input
+  // that the schema let through, not a bug of ours.
+  if (code.startsWith('22'))
+    return new CallableError('invalid-argument', 'A value cannot be stored as given', { sqlState: code });
   return undefined;
 }

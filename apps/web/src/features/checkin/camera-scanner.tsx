@@ -26,6 +26,11 @@ export function CameraScanner({ onCode, onClose }: { onCode: (code: string) => v
   const intl = useIntl();
   const video = useRef<HTMLVideoElement>(null);
   const [failed, setFailed] = useState(false);
+  // The latest handler, without restarting the camera each time the page re-renders.
+  const handler = useRef(onCode);
+  useEffect(() => {
+    handler.current = onCode;
+  }, [onCode]);
 
   useEffect(() => {
     let stream: MediaStream | undefined;
@@ -42,7 +47,7 @@ export function CameraScanner({ onCode, onClose }: { onCode: (code: string) => v
           if (stopped || !video.current) return;
           const found = await detector.detect(video.current).catch(() => []);
           for (const { rawValue } of found) {
-            if (Date.now() - (lastSeen.get(rawValue) ?? 0) > 3000) onCode(rawValue);
+            if (Date.now() - (lastSeen.get(rawValue) ?? 0) > 3000) handler.current(rawValue);
             lastSeen.set(rawValue, Date.now());
           }
           setTimeout(() => void look(), 120);
@@ -56,7 +61,7 @@ export function CameraScanner({ onCode, onClose }: { onCode: (code: string) => v
       stopped = true;
       stream?.getTracks().forEach((track) => track.stop());
     };
-  }, [onCode]);
+  }, []);
 
   return (
     <Stack gap="xs">

@@ -2,7 +2,7 @@ import { scanTicketBatch, undoCheckIn, type ScanInput, type ScanOutput } from '@
 import type { QueryClient } from '@tanstack/react-query';
 import { callFunction, CallError } from '../../lib/callable';
 import { onOfflineDataCleared } from '../../lib/offline-cache';
-import { clearScanLogs, updateScan } from './scan-log';
+import { allScanLogs, clearScanLogs, scansOf, updateScan } from './scan-log';
 
 export const scanMutationKey = ['checkin', 'scan'] as const;
 export const undoMutationKey = ['checkin', 'undo'] as const;
@@ -87,8 +87,41 @@ export function registerCheckinMutations(queryClient: QueryClient) {
     ...common,
     mutationFn: async (input: UndoInput) => {
       await batcher.settled();
+      // Never before its scan: until the server has answered the scan, this counts as unreachable
+      // and is tried again later (an undo that overtook its scan would be lost).
+      const scan = scansOf(input.eventId).find((entry) => entry.key === input.scanKey);
+      if (scan && !scan.server) throw new CallError('unavailable', 'The scan has not reached the server yet');
       return callFunction(undoCheckIn, input);
     },
   });
   onOfflineDataCleared(clearScanLogs);
+}
+
+/**
+ * After a reload: scans the server never answered and that are not waiting in the restored queue
+ * (they were being sent, or waiting to retry, when the page went away) are sent again with their
+ * own keys; the server applies each key once, so a scan that did arrive is only answered again.
+ */
+export function resendUnanswered(queryClient: QueryClient) {
+  const queued = new Set(
+    queryClient
+      .getMutationCache()
+      .findAll({ mutationKey: scanMutationKey })
+      .map((mutation) => (mutation.state.variables as ScanInput | undefined)?.idempotencyKey),
+  );
+  for (const entry of allScanLogs()) {
+    if (entry.server || queued.has(entry.key)) continue;
+    const input: ScanInput = {
+      eventId: entry.eventId,
+      code: entry.code,
+      device: entry.device,
+      scannedAt: entry.scannedAt,
+      idempotencyKey: entry.key,
+    };
+    void queryClient
+      .getMutationCache()
+      .build(queryClient, { mutationKey: scanMutationKey })
+      .execute(input)
+      .catch(() => undefined);
+  }
 }

@@ -45,7 +45,9 @@ export function scansOf(eventId: string): ScanEntry[] {
 }
 
 function write(eventId: string, entries: ScanEntry[]) {
-  const kept = entries.slice(0, maxEntries);
+  // The newest answered ones, and every scan the server has not answered yet: with no network they
+  // are how this device knows whom it let in, however many there are.
+  const kept = entries.filter((entry, index) => index < maxEntries || !entry.server);
   cache.set(eventId, kept);
   localStorage.setItem(storageKey(eventId), JSON.stringify(kept));
   for (const listener of listeners) listener();
@@ -60,6 +62,14 @@ export function updateScan(eventId: string, key: string, change: Partial<ScanEnt
     eventId,
     scansOf(eventId).map((entry) => (entry.key === key ? { ...entry, ...change } : entry)),
   );
+}
+
+/** Every event's log on this device, oldest first (the order to send them in). */
+export function allScanLogs(): ScanEntry[] {
+  const eventIds = Object.keys(localStorage)
+    .filter((key) => key.startsWith('admit.scans.'))
+    .map((key) => key.slice('admit.scans.'.length));
+  return eventIds.flatMap((eventId) => [...scansOf(eventId)].reverse());
 }
 
 /** Forgets every device's scans on sign-out (with the rest of the offline data). */

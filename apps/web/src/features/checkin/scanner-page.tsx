@@ -4,7 +4,7 @@ import {
   recentScans,
   scannerKit,
   type AttendeeRow,
-  type ScanInput,
+  ScanInput,
 } from '@admit/shared/checkin';
 import { Badge, Button, Card, Group, Loader, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
@@ -55,7 +55,7 @@ export function ScannerPage({ eventId }: { eventId: string }) {
       .filter(
         (row) =>
           row.holderName.toLowerCase().includes(query) ||
-          row.holderEmail.toLowerCase().includes(query) ||
+          (row.holderEmail ?? '').toLowerCase().includes(query) ||
           row.code.toLowerCase() === query,
       )
       .slice(0, searchLimit);
@@ -72,9 +72,18 @@ export function ScannerPage({ eventId }: { eventId: string }) {
         scannedAt: new Date().toISOString(),
         local: await decide({ code, attendeesByCode: byCode, ownScans: log, checkinKey: kit.rows?.[0]?.checkinKey }),
       };
+      const input = { eventId, code, device, scannedAt: entry.scannedAt, idempotencyKey: entry.key };
+      // Something no ticket code can be (control characters, 200+ characters): unknown at once,
+      // and never queued, where it would fail the whole batch it travels in.
+      if (!ScanInput.safeParse(input).success) {
+        const unknown = { ...entry, local: { result: 'unknown' as const } };
+        addScan({ ...unknown, server: { checkInId: entry.key, result: 'unknown', ticket: null, firstCheckIn: null } });
+        signal(unknown.local);
+        return;
+      }
       addScan(entry);
       signal(entry.local);
-      scan.mutate({ eventId, code, device, scannedAt: entry.scannedAt, idempotencyKey: entry.key });
+      scan.mutate(input);
     },
     [device, eventId, byCode, log, kit.rows, scan],
   );
@@ -240,11 +249,15 @@ function SearchResults({ rows, onCheckIn }: { rows: AttendeeRow[]; onCheckIn: (r
               <Table.Td>
                 <Text fw={600}>{row.holderName}</Text>
                 <Text size="xs" c="dimmed">
-                  <FormattedMessage
-                    id="scanner.search.detail"
-                    defaultMessage="{email} · {type}"
-                    values={{ email: row.holderEmail, type: row.ticketTypeName }}
-                  />
+                  {row.holderEmail === null ? (
+                    row.ticketTypeName
+                  ) : (
+                    <FormattedMessage
+                      id="scanner.search.detail"
+                      defaultMessage="{email} · {type}"
+                      values={{ email: row.holderEmail, type: row.ticketTypeName }}
+                    />
+                  )}
                 </Text>
               </Table.Td>
               <Table.Td ta="right">
