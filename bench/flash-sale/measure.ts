@@ -30,6 +30,8 @@ export interface LoadResult {
   transportErrors: number;
   /** The same, by error code (ECONNRESET, ...). */
   transportErrorKinds: Record<string, number>;
+  /** True when the run did not end by itself and was stopped (see runLoad). */
+  stoppedByWatchdog: boolean;
   latencyMs: Latency;
   errorSamples: string[];
 }
@@ -53,6 +55,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const statuses: Record<string, number> = {};
   const errorSamples: string[] = [];
   const transportErrorKinds: Record<string, number> = {};
+  let stoppedByWatchdog = false;
   const request: autocannon.Request = {
     setupRequest: (current) => {
       const next = options.next();
@@ -81,6 +84,16 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );
+    // autocannon waits for every connection to reach its count; one that keeps failing would hold
+    // the run forever, so a watchdog stops it (and says so in the result).
+    const watchdog = setTimeout(
+      () => {
+        stoppedByWatchdog = true;
+        instance.stop();
+      },
+      (options.amount !== undefined ? 600 : (options.seconds ?? 10) + 120) * 1000,
+    );
+    instance.on('done', () => clearTimeout(watchdog));
     instance.on('reqError', (error: NodeJS.ErrnoException) => {
       const kind = error.code ?? error.message;
       transportErrorKinds[kind] = (transportErrorKinds[kind] ?? 0) + 1;
@@ -97,6 +110,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
     statuses,
     transportErrors: result.errors + result.timeouts,
     transportErrorKinds,
+    stoppedByWatchdog,
     latencyMs: latencyOf(latencies),
     errorSamples,
   };
@@ -284,4 +298,17 @@ export function sampleSessions(databaseUrl: string, everyMs = 20) {
       );
     },
   };
+}
+
+/**
+ * The kernel's count of connections dropped because a listening socket's accept queue was full
+ * (TcpExt ListenOverflows, machine-wide): a rush of new connections beyond the server's listen
+ * backlog shows up here, and such buyers end with a reset connection instead of an answer.
+ */
+export function listenOverflows(): number {
+  const lines = readFileSync('/proc/net/netstat', 'utf8').split('\n');
+  const header = lines.findIndex((line) => line.startsWith('TcpExt:'));
+  const names = lines[header]?.split(/\s+/) ?? [];
+  const values = lines[header + 1]?.split(/\s+/) ?? [];
+  return Number(values[names.indexOf('ListenOverflows')] ?? 0);
 }

@@ -26,6 +26,7 @@ import { dataInvariantViolations } from '../../apps/server/src/testing/invariant
 import { startAdmit, type AdmitServer } from '../../e2e/support/admit-server';
 import {
   cpuBetween,
+  listenOverflows,
   measureHotRow,
   runLoad,
   sampleCpu,
@@ -89,6 +90,7 @@ const newSale = (run: Run, title: string, capacity: number, price = 0, publish =
 async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
   const sale = await newSale(run, `Flash sale ${scenario.name}`, scenario.seats);
   const nextBuyer = inTurn(run.buyers.slice(0, scenario.buyers));
+  const overflowsBefore = listenOverflows();
   const load = await runLoad({
     url: run.url,
     connections: scenario.buyers,
@@ -105,6 +107,7 @@ async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
     [sale.ticketTypeId],
   );
   const state = rows[0]!;
+  const acceptQueueOverflows = listenOverflows() - overflowsBefore;
   const result = {
     ...scenario,
     seconds: round(load.seconds),
@@ -114,6 +117,9 @@ async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
     soldOutAnswers: load.statuses['429'] ?? 0,
     transportErrors: load.transportErrors,
     transportErrorKinds: load.transportErrorKinds,
+    stoppedByWatchdog: load.stoppedByWatchdog,
+    /** Connections the kernel dropped meanwhile because the server's accept queue was full (machine-wide). */
+    acceptQueueOverflows,
     latencyMs: load.latencyMs,
     sold: state.sold,
     validTickets: state.tickets,
@@ -126,7 +132,7 @@ async function flashSale(run: Run, scenario: (typeof scenarios)[number]) {
   console.log(
     `scenario ${scenario.name}: ${scenario.buyers} buyers for ${scenario.seats} seats, all answered in ${result.seconds} s: ` +
       `${result.completed} completed, ${result.soldOutAnswers} sold out (statuses ${JSON.stringify(load.statuses)}, ` +
-      `transport errors ${JSON.stringify(load.transportErrorKinds)}); sold ${state.sold}, valid tickets ${state.tickets}, ` +
+      `transport errors ${JSON.stringify(load.transportErrorKinds)}, accept-queue overflows ${acceptQueueOverflows}); sold ${state.sold}, valid tickets ${state.tickets}, ` +
       `oversold ${result.oversold}, unsold ${result.unsold}; p50 ${load.latencyMs.p50} ms, p95 ${load.latencyMs.p95} ms, ` +
       `p99 ${load.latencyMs.p99} ms`,
   );
@@ -263,6 +269,14 @@ async function machine(pool: pg.Pool, loadAverageAtStart: number[]) {
   };
 }
 
+/** SIGTERM, and SIGKILL if the server has not exited 15 s later (a benchmark must not hang on it). */
+async function stopServer(server: AdmitServer) {
+  const stopped = server.stop();
+  const exited = await Promise.race([stopped.then(() => true), setTimeout(15_000, false)]);
+  if (!exited) server.process.kill('SIGKILL');
+  await stopped;
+}
+
 function gitCommit(): string | undefined {
   try {
     return execSync('git rev-parse HEAD', { cwd: root, encoding: 'utf8' }).trim();
@@ -298,7 +312,7 @@ async function main() {
   // autocannon throws some errors outside any promise: stop the server and drop the database anyway.
   process.once('uncaughtException', (error) => {
     console.error(error);
-    void Promise.allSettled([server.stop(), pool.end()])
+    void Promise.allSettled([stopServer(server), pool.end()])
       .then(() => database.drop())
       .finally(() => process.exit(1));
   });
@@ -368,7 +382,7 @@ async function main() {
     if (scenarioFigures.some((s) => s.oversold > 0) || violations.length > 0) process.exitCode = 1;
   } finally {
     await pool.end();
-    await server.stop();
+    await stopServer(server);
     await database.drop();
     if (profileDir) rmSync(profileDir, { recursive: true, force: true });
   }
