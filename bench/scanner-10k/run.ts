@@ -13,7 +13,7 @@
 //      then back online, how long the queue takes to empty.
 //
 // Environment: BENCH_DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
-// BENCH_CPU_RATE (default 4), BENCH_TICKETS (default 10000), BENCH_PROFILE=1 (a CPU profile of the
+// BENCH_CPU_RATE (default 4), BENCH_TICKETS (default 10000), BENCH_GAP_MS (pause between scans, default 400), BENCH_PROFILE=1 (a CPU profile of the
 // page during the online scans, summarised by function into the result), BENCH_LABEL (result goes
 // to scanner-10k-<label>.json).
 import { createHmac, randomUUID } from 'node:crypto';
@@ -45,7 +45,7 @@ const madeUpScans = 10;
 const searches = 20;
 const offlineScans = 20;
 /** Between scans: a door lets one person in every second or two; the page settles in between. */
-const gapMs = 400;
+const gapMs = Number(process.env.BENCH_GAP_MS ?? 400);
 const viewport = { width: 390, height: 844 };
 const targets = { verdictMs: 100 };
 const deviceName = 'Door 1';

@@ -14,10 +14,40 @@ const sessionKey = 'admit.offline-session';
 /** Kept for a week; a new build with another cache shape would change `buster`. */
 export const offlineCacheMaxAge = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * Writing to IndexedDB copies the whole cache (a door's 10,000 attendees included), and the cache
+ * changes several times per scan: at most one write a second, the newest state, and at once when
+ * the page is hidden or closed (bench/scanner-10k). Scans themselves are also in the scan log,
+ * written synchronously, so none is lost in that second.
+ */
+const saveEveryMs = 1000;
+let unsaved: PersistedClient | undefined;
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+function saveNow() {
+  clearTimeout(saveTimer);
+  saveTimer = undefined;
+  if (!unsaved) return;
+  const client = unsaved;
+  unsaved = undefined;
+  void set(cacheKey, client);
+}
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', saveNow);
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && saveNow());
+}
+
 const persister: Persister = {
-  persistClient: (client: PersistedClient) => set(cacheKey, client),
+  persistClient: (client: PersistedClient) => {
+    unsaved = client;
+    saveTimer ??= setTimeout(saveNow, saveEveryMs);
+  },
   restoreClient: () => get<PersistedClient>(cacheKey),
-  removeClient: () => del(cacheKey),
+  removeClient: () => {
+    unsaved = undefined;
+    clearTimeout(saveTimer);
+    saveTimer = undefined;
+    return del(cacheKey);
+  },
 };
 
 export const persistOptions: Omit<PersistQueryClientOptions, 'queryClient'> = {

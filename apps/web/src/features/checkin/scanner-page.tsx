@@ -49,17 +49,20 @@ export function ScannerPage({ eventId }: { eventId: string }) {
 
   const rows = list.rows;
   const byCode = useMemo(() => new Map((rows ?? []).map((row) => [row.code, row])), [rows]);
+  // Lower-cased once per list, not once per keystroke (10,000 people on a phone).
+  const searchable = useMemo(
+    () => (rows ?? []).map((row) => ({ row, text: `${row.holderName}\n${row.holderEmail ?? ''}`.toLowerCase() })),
+    [rows],
+  );
   const matches = useMemo(() => {
-    if (query.length < 2 || !rows) return [];
-    return rows
-      .filter(
-        (row) =>
-          row.holderName.toLowerCase().includes(query) ||
-          (row.holderEmail ?? '').toLowerCase().includes(query) ||
-          row.code.toLowerCase() === query,
-      )
-      .slice(0, searchLimit);
-  }, [rows, query]);
+    if (query.length < 2) return [];
+    const found: AttendeeRow[] = [];
+    for (const { row, text } of searchable) {
+      if (text.includes(query) || row.code.toLowerCase() === query) found.push(row);
+      if (found.length === searchLimit) break;
+    }
+    return found;
+  }, [searchable, query]);
 
   const checkIn = useCallback(
     async (code: string) => {
