@@ -15,9 +15,10 @@ const cacheHolds = (page: Page, queryName: string) =>
         open.onsuccess = () => {
           const db = open.result;
           if (!db.objectStoreNames.contains('keyval')) return resolve(false);
-          const read = db.transaction('keyval').objectStore('keyval').get('admit.offline-cache');
+          const read = db.transaction('keyval').objectStore('keyval').getAllKeys();
           read.onerror = () => resolve(false);
-          read.onsuccess = () => resolve(JSON.stringify(read.result ?? null).includes(`"${queryName}"`));
+          read.onsuccess = () =>
+            resolve(read.result.some((key) => String(key).startsWith('admit.live:') && String(key).includes(`"${queryName}"`)));
         };
       }),
     queryName,

@@ -5,7 +5,7 @@ import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client
 import { RouterProvider } from '@tanstack/react-router';
 import { registerCheckinMutations, resendUnanswered } from '../features/checkin/offline-scans';
 import { LocaleProvider } from '../lib/i18n';
-import { offlineCacheMaxAge, persistOptions } from '../lib/offline-cache';
+import { offlineCacheMaxAge, persistOptionsFor, saveLiveQueries } from '../lib/offline-cache';
 import { router } from './router';
 
 // Kept as long as the offline cache keeps them, so a screen seen days ago still opens offline.
@@ -14,6 +14,8 @@ const queryClient = new QueryClient({
 });
 
 registerCheckinMutations(queryClient);
+saveLiveQueries(queryClient);
+const persistOptions = persistOptionsFor(queryClient);
 
 const theme = createTheme({
   primaryColor: 'indigo',
