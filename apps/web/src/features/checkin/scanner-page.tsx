@@ -165,9 +165,10 @@ export function ScannerPage({ eventId }: { eventId: string }) {
               variant="default"
               onClick={() => setCamera((open) => !open)}
               aria-pressed={camera}
+              aria-label={intl.formatMessage({ id: 'scanner.camera', defaultMessage: 'Scan with the camera' })}
               leftSection={<IconCamera aria-hidden />}
             >
-              <FormattedMessage id="scanner.camera" defaultMessage="Scan with the camera" />
+              <FormattedMessage id="scanner.camera.short" defaultMessage="Camera" />
             </Button>
           </Group>
         </Stack>
