@@ -5,7 +5,8 @@ import { user } from '../../platform/auth/schema';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { event, ticketType } from '../events/schema';
-import { order, orderActivity, orderLine, refund, ticket } from './schema';
+import { linesWithNames } from './order-lines';
+import { order, orderActivity, refund, ticket } from './schema';
 
 /** One order as its event's admins see it: buyer, lines, tickets, refunds and the payment timeline. */
 export const orderDetailLive = defineLiveQuery(orderDetail, {
@@ -20,17 +21,7 @@ export const orderDetailLive = defineLiveQuery(orderDetail, {
     await requireOrgRole(ctx.db, ctx.user, found.organizationId, 'admin');
     const { order: row } = found;
 
-    const lines = await ctx.db
-      .select({
-        ticketTypeId: orderLine.ticketTypeId,
-        ticketTypeName: ticketType.name,
-        quantity: orderLine.quantity,
-        unitPrice: orderLine.unitPrice,
-      })
-      .from(orderLine)
-      .innerJoin(ticketType, eq(ticketType.id, orderLine.ticketTypeId))
-      .where(eq(orderLine.orderId, row.id))
-      .orderBy(asc(ticketType.position), asc(ticketType.name));
+    const lines = await linesWithNames(ctx.db, row.id);
     const priceOf = new Map(lines.map((line) => [line.ticketTypeId, line.unitPrice]));
     const tickets = await ctx.db
       .select({

@@ -1,10 +1,11 @@
 import { eventOrders, myOrder } from '@admit/shared/orders';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { event, ticketType } from '../events/schema';
-import { order, orderLine } from './schema';
+import { event } from '../events/schema';
+import { linesWithNames } from './order-lines';
+import { order } from './schema';
 
 export const eventOrdersLive = defineLiveQuery(eventOrders, {
   auth: 'required',
@@ -57,17 +58,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       .innerJoin(event, eq(event.id, order.eventId))
       .where(and(eq(order.id, params.orderId), eq(order.buyerId, ctx.user.id)));
     if (!found) throw new CallableError('not-found', 'No such order');
-    const lines = await ctx.db
-      .select({
-        ticketTypeId: orderLine.ticketTypeId,
-        ticketTypeName: ticketType.name,
-        quantity: orderLine.quantity,
-        unitPrice: orderLine.unitPrice,
-      })
-      .from(orderLine)
-      .innerJoin(ticketType, eq(ticketType.id, orderLine.ticketTypeId))
-      .where(eq(orderLine.orderId, found.id))
-      .orderBy(asc(ticketType.position), asc(ticketType.name));
+    const lines = await linesWithNames(ctx.db, found.id);
     return [
       {
         ...found,
