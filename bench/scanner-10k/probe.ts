@@ -11,6 +11,11 @@
 //     element is in the DOM (the verdict is keyed by scan, so each scan inserts a new one), and to
 //     the frame that paints it (the next requestAnimationFrame callback, then a message-channel
 //     task, which runs after that frame's paint);
+//     That last figure also holds whatever tasks were queued before the message (React's and
+//     TanStack Query's own, timers), so it is an upper bound of the paint;
+//   - and the browser's own measure of the same thing (Event Timing, what Core Web Vitals' INP
+//     reads): each key event's start (the moment the browser received the key) plus its duration,
+//     which ends when the next frame after the event's handlers is presented;
 //   - searches: from the field's input event to the moment the table "People found" is in the DOM
 //     with rows for the new text, and to its frame, as above.
 
@@ -19,6 +24,18 @@ export interface ProbeTiming {
   result: string | null;
   domMs: number;
   paintedMs: number;
+  /** The Enter keydown's event.timeStamp (for scans), to find its Event Timing entries. */
+  stamp?: number;
+  /** Filled in by the bench from the Event Timing entries: the key received → the next frame presented. */
+  nextPaintMs?: number;
+}
+
+/** A PerformanceEventTiming entry of a key event. */
+export interface ProbeEvent {
+  name: string;
+  startTime: number;
+  duration: number;
+  interactionId: number;
 }
 
 export interface ProbeState {
@@ -27,6 +44,7 @@ export interface ProbeState {
   countsText: string | null;
   scans: ProbeTiming[];
   searches: ProbeTiming[];
+  events: ProbeEvent[];
   /** Set by the bench while it measures searches (so that typing a code is not timed as one). */
   searching?: boolean;
 }
@@ -39,7 +57,12 @@ declare global {
 
 export const probeScript = String.raw`
 (() => {
-  const state = { fieldAt: null, countsAt: null, countsText: null, scans: [], searches: [] };
+  const state = { fieldAt: null, countsAt: null, countsText: null, scans: [], searches: [], events: [] };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if (entry.name.startsWith('key'))
+        state.events.push({ name: entry.name, startTime: entry.startTime, duration: entry.duration, interactionId: entry.interactionId });
+  }).observe({ type: 'event', durationThreshold: 16 });
   window.__bench = state;
   let pending = null;
   const afterPaint = (callback) =>
@@ -70,7 +93,7 @@ export const probeScript = String.raw`
       const done = pending;
       pending = null;
       afterPaint((painted) =>
-        state.scans.push({ label: done.label, result: verdict.getAttribute('data-result'), domMs: now - done.at, paintedMs: painted - done.at }),
+        state.scans.push({ label: done.label, result: verdict.getAttribute('data-result'), domMs: now - done.at, paintedMs: painted - done.at, stamp: done.stamp }),
       );
     } else {
       const table = document.querySelector('table[aria-label="People found"]');
@@ -90,7 +113,7 @@ export const probeScript = String.raw`
     'keydown',
     (event) => {
       if (event.key !== 'Enter' || !isField(event.target)) return;
-      pending = { kind: 'scan', at: performance.now(), label: event.target.value, before: document.querySelector('[data-testid="scan-verdict"]') };
+      pending = { kind: 'scan', at: performance.now(), stamp: event.timeStamp, label: event.target.value, before: document.querySelector('[data-testid="scan-verdict"]') };
     },
     true,
   );

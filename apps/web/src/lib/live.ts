@@ -1,6 +1,6 @@
 import type { CallableErrorCode } from '@admit/shared/callable';
 import type { LiveQueryContract, LiveRow, LiveServerMessage } from '@admit/shared/live';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { replaceEqualDeep, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { CallError } from './callable';
@@ -9,6 +9,8 @@ interface Listener {
   query: string;
   params: unknown;
   rows: LiveRow[];
+  /** Where each row is in `rows`, by id (built when a change first needs it). */
+  positions?: Map<string, number>;
   version?: number;
   onRows(rows: LiveRow[]): void;
   onError(error: CallError): void;
@@ -100,22 +102,72 @@ export class LiveClient {
     }
     if (message.type === 'snapshot') {
       listener.rows = message.rows;
+      listener.positions = undefined;
     } else {
-      const upserts = new Map(message.upserts.map((row) => [row.id, row]));
-      const removed = new Set(message.removes);
-      const kept = listener.rows.filter((row) => !removed.has(row.id)).map((row) => upserts.get(row.id) ?? row);
-      const known = new Set(kept.map((row) => row.id));
-      const merged = [...kept, ...message.upserts.filter((row) => !known.has(row.id))];
-      if (message.order) {
-        const byId = new Map(merged.map((row) => [row.id, row]));
-        listener.rows = message.order.map((id) => byId.get(id)).filter((row): row is LiveRow => row !== undefined);
-      } else {
-        listener.rows = merged;
-      }
+      applyChange(listener, message);
     }
     listener.version = message.version;
     listener.onRows(listener.rows);
   }
+}
+
+/**
+ * A change to a subscription's rows, in place of a new list built row by row: a door's list holds
+ * 10,000 attendees and one admission changes one of them. Unchanged rows stay the same objects.
+ */
+export function applyChange(
+  listener: { rows: LiveRow[]; positions?: Map<string, number> },
+  change: Extract<LiveServerMessage, { type: 'changes' }>,
+) {
+  let rows: LiveRow[];
+  if (change.removes.length > 0) {
+    const removed = new Set(change.removes);
+    rows = listener.rows.filter((row) => !removed.has(row.id));
+    listener.positions = undefined;
+  } else {
+    rows = listener.rows.slice();
+  }
+  const positions = (listener.positions ??= new Map(rows.map((row, index) => [row.id, index])));
+  for (const row of change.upserts) {
+    const at = positions.get(row.id);
+    if (at === undefined) {
+      positions.set(row.id, rows.length);
+      rows.push(row);
+    } else {
+      rows[at] = row;
+    }
+  }
+  if (change.order) {
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    rows = change.order.map((id) => byId.get(id)).filter((row): row is LiveRow => row !== undefined);
+    listener.positions = undefined;
+  }
+  listener.rows = rows;
+}
+
+/**
+ * TanStack Query's structural sharing for live rows, by id rather than by position: a row equal to
+ * the one with its id before stays that object, also when rows moved (a new scan on top of the log)
+ * or came again in a snapshot (after a reconnect). Components memoized by row, and the offline
+ * cache (which writes only the chunks whose rows changed), rely on it.
+ */
+export function shareLiveRows(before: unknown, after: unknown): unknown {
+  if (!Array.isArray(before) || !Array.isArray(after)) return replaceEqualDeep(before, after);
+  const previous = before as LiveRow[];
+  let byId: Map<string, LiveRow> | undefined;
+  let unchanged = previous.length === after.length;
+  const rows = (after as LiveRow[]).map((row, index) => {
+    let old = previous[index];
+    if (old === row) return row;
+    if (old?.id !== row.id) {
+      byId ??= new Map(previous.map((one) => [one.id, one]));
+      old = byId.get(row.id);
+    }
+    const shared = old === undefined ? row : (replaceEqualDeep(old, row) as LiveRow);
+    if (shared !== previous[index]) unchanged = false;
+    return shared;
+  });
+  return unchanged ? before : rows;
 }
 
 export const liveClient = new LiveClient(() => `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/live`);
@@ -155,6 +207,7 @@ export function useLiveQuery<Q extends LiveQueryContract>(
     queryFn: () => new Promise<never>(() => {}),
     enabled: false,
     staleTime: Infinity,
+    structuralSharing: shareLiveRows,
   });
   return { rows: query.data, isLoading: query.data === undefined && !error, error };
 }

@@ -5,7 +5,7 @@ import { del, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
 /**
  * What the app has shown, kept for when there is no network (DESIGN §3.3): the rows of every live
  * query, as the TanStack Query cache holds them, in IndexedDB, each query under its own key
- * (`admit.live:<query hash>`) and written only when its own rows change; and, under one key, the
+ * (`admit.live:<query hash>`, its rows in chunks) and written only when its own rows change; and, under one key, the
  * writes waiting for the network (paused mutations), through TanStack's persist-client. A reload
  * with no network renders every screen seen before from here. Signing out deletes it.
  */
@@ -18,27 +18,75 @@ const sessionKey = 'admit.offline-session';
 export const offlineCacheMaxAge = 7 * 24 * 60 * 60 * 1000;
 
 /**
- * IndexedDB copies what it stores, and a door's list holds 10,000 attendees: a write of everything
- * on every change took a third of a slowed phone's time per scan (bench/scanner-10k). So each live
- * query is written alone, when its rows changed, at most once a second, and at once when the page
- * is hidden or closed; the paused mutations likewise. Scans are also in the scan log, written
- * synchronously, so none is lost in that second.
+ * IndexedDB copies what it stores, on the page's own thread, and a door's list holds 10,000
+ * attendees: a write of everything on every change took a third of a slowed phone's time per scan
+ * (bench/scanner-10k). So each live query is written alone, when its rows changed, at most once a
+ * second, and at once when the page is hidden or closed; the paused mutations likewise. A query's
+ * rows are kept in chunks of `chunkRows` under keys of their own, and only the chunks holding a
+ * changed row are written again: the live channel and TanStack's structural sharing keep every
+ * unchanged row the same object, so one admission rewrites one chunk, not the list. Scans are also
+ * in the scan log, written synchronously, so none is lost in that second.
  */
 const saveEveryMs = 1000;
+const chunkRows = 250;
+/** A live query's entry: where its rows are (`chunks` keys `<key>#<n>`), or the data itself when it is not a list. */
 interface SavedLiveQuery {
   queryKey: readonly unknown[];
-  data: unknown;
   dataUpdatedAt: number;
+  chunks?: number;
+  data?: unknown;
 }
-const unsavedLive = new Map<string, SavedLiveQuery>();
+const unsavedLive = new Map<string, { queryKey: readonly unknown[]; data: unknown; dataUpdatedAt: number }>();
+/** The rows as last written, per query hash: a chunk whose rows are all the same objects is not written again. */
+const savedRows = new Map<string, readonly unknown[]>();
 let unsaved: PersistedClient | undefined;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
+
+const chunkKey = (hash: string, index: number) => `${livePrefix}${hash}#${index}`;
+const isChunkKey = (key: IDBValidKey) => String(key).includes('#');
+
+/** The IndexedDB entries that bring the saved copy of a query up to `data`: its entry and the chunks that changed. */
+function liveEntries(hash: string, queryKey: readonly unknown[], data: unknown, dataUpdatedAt: number): [string, unknown][] {
+  if (!Array.isArray(data)) {
+    savedRows.delete(hash);
+    return [[livePrefix + hash, { queryKey, dataUpdatedAt, data } satisfies SavedLiveQuery]];
+  }
+  const chunks = Math.ceil(data.length / chunkRows);
+  const entries: [string, unknown][] = [[livePrefix + hash, { queryKey, dataUpdatedAt, chunks } satisfies SavedLiveQuery]];
+  for (const index of changedChunks(savedRows.get(hash), data, chunkRows)) {
+    entries.push([chunkKey(hash, index), data.slice(index * chunkRows, (index + 1) * chunkRows)]);
+  }
+  savedRows.set(hash, data);
+  return entries;
+}
+
+/**
+ * Which chunks of `size` rows of `rows` differ from those of `before` (rows compared by identity):
+ * all of them when nothing was written before; none when nothing changed.
+ */
+export function changedChunks(before: readonly unknown[] | undefined, rows: readonly unknown[], size: number): number[] {
+  const changed: number[] = [];
+  for (let index = 0; index * size < rows.length; index++) {
+    const start = index * size;
+    const end = Math.min(rows.length, start + size);
+    let same = before !== undefined && Math.min(before.length, start + size) === end;
+    for (let at = start; same && at < end; at++) same = before![at] === rows[at];
+    if (!same) changed.push(index);
+  }
+  return changed;
+}
+
 function saveNow() {
   clearTimeout(saveTimer);
   saveTimer = undefined;
   if (unsavedLive.size > 0) {
-    void setMany([...unsavedLive].map(([hash, saved]) => [livePrefix + hash, saved]));
+    const hashes = [...unsavedLive.keys()];
+    const entries = [...unsavedLive].flatMap(([hash, saved]) =>
+      liveEntries(hash, saved.queryKey, saved.data, saved.dataUpdatedAt),
+    );
     unsavedLive.clear();
+    // Not written (storage full, a closing page): the next write of those queries writes every chunk.
+    setMany(entries).catch(() => hashes.forEach((hash) => savedRows.delete(hash)));
   }
   if (unsaved) {
     void set(cacheKey, unsaved);
@@ -71,13 +119,25 @@ export function saveLiveQueries(queryClient: QueryClient) {
 }
 
 async function restoreLiveQueries(queryClient: QueryClient) {
-  const saved = (await keys()).filter((key) => String(key).startsWith(livePrefix));
+  const saved = (await keys()).filter((key) => String(key).startsWith(livePrefix) && !isChunkKey(key));
   const entries = await getMany<SavedLiveQuery | undefined>(saved);
+  const restored = await Promise.all(
+    entries.map(async (entry, index) => {
+      if (!entry || Date.now() - entry.dataUpdatedAt > offlineCacheMaxAge) return undefined;
+      if (entry.chunks === undefined) return { entry, data: entry.data };
+      const hash = String(saved[index]).slice(livePrefix.length);
+      const chunks = await getMany<unknown[] | undefined>(Array.from({ length: entry.chunks }, (_, n) => chunkKey(hash, n)));
+      // A chunk missing (a write cut short): the query is not restored rather than restored with holes.
+      if (chunks.some((chunk) => chunk === undefined)) return undefined;
+      const rows = chunks.flat();
+      savedRows.set(hash, rows);
+      return { entry, data: rows };
+    }),
+  );
   restoring = true;
   try {
-    for (const entry of entries) {
-      if (!entry || Date.now() - entry.dataUpdatedAt > offlineCacheMaxAge) continue;
-      queryClient.setQueryData(entry.queryKey, entry.data, { updatedAt: entry.dataUpdatedAt });
+    for (const one of restored) {
+      if (one) queryClient.setQueryData(one.entry.queryKey, one.data, { updatedAt: one.entry.dataUpdatedAt });
     }
   } finally {
     restoring = false;
@@ -96,6 +156,7 @@ const persisterFor = (queryClient: QueryClient): Persister => ({
   removeClient: async () => {
     unsaved = undefined;
     unsavedLive.clear();
+    savedRows.clear();
     clearTimeout(saveTimer);
     saveTimer = undefined;
     await del(cacheKey);

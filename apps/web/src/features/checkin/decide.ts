@@ -10,7 +10,7 @@ import type { LocalVerdict, ScanEntry } from './scan-log';
  */
 export async function decide(input: {
   code: string;
-  attendeesByCode: Map<string, AttendeeRow>;
+  attendeesByCode: ReadonlyMap<string, AttendeeRow>;
   ownScans: ScanEntry[];
   checkinKey: string | undefined;
 }): Promise<LocalVerdict> {

@@ -118,10 +118,30 @@ export function resendUnanswered(queryClient: QueryClient) {
       scannedAt: entry.scannedAt,
       idempotencyKey: entry.key,
     };
-    void queryClient
-      .getMutationCache()
-      .build(queryClient, { mutationKey: scanMutationKey })
-      .execute(input)
-      .catch(() => undefined);
+    sendScan(queryClient, input);
   }
+}
+
+/**
+ * Sends a scan as an offline-capable write. No component watches it: its answer lands in the scan
+ * log (`onSuccess` above), which the verdict reads, and the page is not re-rendered for each step
+ * of its way (a door scans every few seconds, on a phone).
+ */
+export function sendScan(queryClient: QueryClient, input: ScanInput) {
+  start(queryClient, scanMutationKey, input);
+}
+
+/** Sends an undo as an offline-capable write (after its scan; see `registerCheckinMutations`). */
+export function sendUndo(queryClient: QueryClient, input: UndoInput) {
+  start(queryClient, undoMutationKey, input);
+}
+
+function start(queryClient: QueryClient, mutationKey: readonly unknown[], variables: unknown) {
+  // The defaults registered for the key (function, retries, answer) apply. A refusal (access to
+  // the event withdrawn) leaves the scan "not synced yet" in the log; it is sent again after a reload.
+  void queryClient
+    .getMutationCache()
+    .build(queryClient, { mutationKey })
+    .execute(variables)
+    .catch(() => undefined);
 }
