@@ -126,6 +126,12 @@ describe('two doors check people in, with and without a network', () => {
     await verdict(doorTwo).getByText('Not synced yet').waitFor();
     await screenshots(doorTwo, 'scanner-offline');
 
+    // Signing out now would lose the scan: the app says so and keeps the person signed in.
+    await doorTwo.getByRole('button', { name: 'Account menu' }).click();
+    await doorTwo.getByRole('menuitem', { name: 'Sign out' }).click();
+    await doorTwo.getByText('1 scan is still waiting for the network. Sign out once they have synced.').waitFor();
+    await doorTwo.getByText('1 scan waiting to sync').waitFor();
+
     await doorOne.context().setOffline(false);
     await doorOne.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
     await doorTwo.context().setOffline(false);

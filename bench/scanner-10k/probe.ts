@@ -26,8 +26,12 @@ export interface ProbeTiming {
   paintedMs: number;
   /** The Enter keydown's event.timeStamp (for scans), to find its Event Timing entries. */
   stamp?: number;
+  /** When the verdict was in the DOM (performance.now()), for scans. */
+  domAt?: number;
   /** Filled in by the bench from the Event Timing entries: the key received → the next frame presented. */
   nextPaintMs?: number;
+  /** Whether the verdict was in the DOM before that frame (its key events' handlers ended after it got there). */
+  verdictInNextPaint?: boolean;
 }
 
 /** A PerformanceEventTiming entry of a key event. */
@@ -35,6 +39,7 @@ export interface ProbeEvent {
   name: string;
   startTime: number;
   duration: number;
+  processingEnd: number;
   interactionId: number;
 }
 
@@ -61,7 +66,13 @@ export const probeScript = String.raw`
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
       if (entry.name.startsWith('key'))
-        state.events.push({ name: entry.name, startTime: entry.startTime, duration: entry.duration, interactionId: entry.interactionId });
+        state.events.push({
+          name: entry.name,
+          startTime: entry.startTime,
+          duration: entry.duration,
+          processingEnd: entry.processingEnd,
+          interactionId: entry.interactionId,
+        });
   }).observe({ type: 'event', durationThreshold: 16 });
   window.__bench = state;
   let pending = null;
@@ -93,7 +104,7 @@ export const probeScript = String.raw`
       const done = pending;
       pending = null;
       afterPaint((painted) =>
-        state.scans.push({ label: done.label, result: verdict.getAttribute('data-result'), domMs: now - done.at, paintedMs: painted - done.at, stamp: done.stamp }),
+        state.scans.push({ label: done.label, result: verdict.getAttribute('data-result'), domMs: now - done.at, paintedMs: painted - done.at, stamp: done.stamp, domAt: now }),
       );
     } else {
       const table = document.querySelector('table[aria-label="People found"]');

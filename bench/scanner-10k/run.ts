@@ -72,7 +72,12 @@ function summarize(timings: ProbeTiming[]) {
   return {
     toDom: percentiles(timings.map((one) => one.domMs)),
     toPaint: percentiles(timings.map((one) => one.paintedMs)),
-    ...(nextPaint.length > 0 ? { toNextPaint: percentiles(nextPaint) } : {}),
+    ...(nextPaint.length > 0
+      ? {
+          toNextPaint: percentiles(nextPaint),
+          verdictNotInNextPaint: timings.filter((one) => one.verdictInNextPaint === false).length,
+        }
+      : {}),
   };
 }
 
@@ -139,10 +144,16 @@ async function scanAll(page: Page, codes: string[]) {
     const keyEvents = events.filter(
       (event) => scan.stamp !== undefined && event.startTime >= scan.stamp - 0.01 && event.startTime < scan.stamp + 50,
     );
-    const ends = keyEvents.filter((event) => event.name !== 'keyup').map((event) => event.startTime + event.duration);
+    const handled = keyEvents.filter((event) => event.name !== 'keyup');
+    const ends = handled.map((event) => event.startTime + event.duration);
     // No entry: every key event of it took under 16 ms to the next paint (Event Timing's smallest threshold).
     const nextPaintMs = ends.length > 0 ? Math.max(...ends) - scan.stamp! : 16;
-    return { ...scan, nextPaintMs };
+    // That frame shows the verdict only if the verdict was drawn while those events were handled.
+    const verdictInNextPaint =
+      handled.length > 0 &&
+      scan.domAt !== undefined &&
+      scan.domAt <= Math.max(...handled.map((event) => event.processingEnd)) + 0.5;
+    return { ...scan, nextPaintMs, verdictInNextPaint };
   });
 }
 
@@ -360,10 +371,16 @@ async function main() {
         `${admitted.rows[0]!.count} tickets checked in on the server`,
     );
 
-    const worstP95 = Math.max(scansOnline.all.toPaint.p95, scansOffline.toPaint.p95);
-    const meetsTarget = Math.max(scansOnline.all.toPaint.max, scansOffline.toPaint.max) <= targets.verdictMs;
+    // The target is judged on the browser's own measure (key received → the next frame, which
+    // holds the verdict), for every scan; the rAF + message figure is reported as an upper bound.
+    const nextPaintMax = Math.max(scansOnline.all.toNextPaint?.max ?? Infinity, scansOffline.toNextPaint?.max ?? Infinity);
+    const verdictsLate = (scansOnline.all.verdictNotInNextPaint ?? 0) + (scansOffline.verdictNotInNextPaint ?? 0);
+    const meetsTarget = nextPaintMax <= targets.verdictMs && verdictsLate === 0;
     console.log(
-      `scanner-10k: verdict p95 ${worstP95} ms (target ≤ ${targets.verdictMs} ms for each scan: ${meetsTarget ? 'met' : 'MISSED'})` +
+      `scanner-10k: key → verdict on screen at most ${nextPaintMax} ms over ${online.length + offlineTimings.length} scans ` +
+        `(${verdictsLate} verdicts not in that frame; upper bound after queued tasks: max ` +
+        `${Math.max(scansOnline.all.toPaint.max, scansOffline.toPaint.max)} ms); target ≤ ${targets.verdictMs} ms for each scan: ` +
+        `${meetsTarget ? 'met' : 'MISSED'}` +
         (pageErrors.length ? `; page errors: ${pageErrors.join(' | ')}` : ''),
     );
 

@@ -2,7 +2,7 @@ import { AnchorLink, ButtonLink } from '../lib/links';
 import { ActionIcon, AppShell, Burger, Container, Group, Menu, NativeSelect, Stack, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useMutationState, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient, useSession } from '../lib/auth-client';
@@ -52,7 +52,6 @@ function AccountMenu() {
   const session = useSession();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const waiting = useMutationState({ filters: { status: 'pending' } }).length;
   if (session.isPending) return null;
   if (!session.data) {
     return (
@@ -68,6 +67,8 @@ function AccountMenu() {
   }
   const signOut = async () => {
     // Writes still waiting for the network (door scans) would be lost: they need this session.
+    // (Counted when asked, not watched: the menu is not re-rendered for every scan at a door.)
+    const waiting = queryClient.getMutationCache().findAll({ status: 'pending' }).length;
     if (waiting > 0) {
       notifications.show({
         color: 'orange',

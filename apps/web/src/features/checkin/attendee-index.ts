@@ -39,8 +39,12 @@ export class AttendeeIndex {
     return this.byCode.get(code);
   }
 
-  /** The first `limit` people whose name or email contains `query`, or whose code is `query` (both lower-cased). */
-  search(query: string, limit: number): AttendeeRow[] {
+  /** The ticket whose code `text` is, or else the first `limit` people whose name or email contains it, or whose code is it, ignoring case. */
+  search(text: string, limit: number): AttendeeRow[] {
+    // A whole code (a scanner types one in a few milliseconds): its ticket, without reading the list.
+    const exact = this.byCode.get(text);
+    if (exact) return [exact];
+    const query = text.toLowerCase();
     const found: AttendeeRow[] = [];
     for (const row of this.rows) {
       let text = this.searchText.get(row);

@@ -1,9 +1,9 @@
 import { undoWindowMs } from '@admit/shared/checkin';
-import { Badge, Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { verdictOf, type ScanEntry } from './scan-log';
+import classes from './scan-verdict.module.css';
 
 const looks = {
   accepted: { color: 'green', Icon: IconCircleCheck },
@@ -13,7 +13,10 @@ const looks = {
   unknown: { color: 'red', Icon: IconCircleX },
 } as const;
 
-/** The verdict of the latest scan, big enough to read at arm's length, in colour and in words. */
+/**
+ * The verdict of the latest scan, big enough to read at arm's length, in colour and in words. Plain
+ * elements (scan-verdict.module.css), not Mantine components: it is drawn on every scan.
+ */
 export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () => void }) {
   const intl = useIntl();
   const verdict = verdictOf(entry);
@@ -28,79 +31,69 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
   const time = (at: string) => intl.formatTime(at, { hour: 'numeric', minute: '2-digit' });
 
   return (
-    <Paper
+    <div
       role="alert"
-      p="lg"
-      radius="md"
-      bg={`${color}.1`}
-      style={{ borderLeft: `8px solid var(--mantine-color-${color}-6)` }}
+      className={classes.verdict}
+      data-color={color}
       data-testid="scan-verdict"
       data-result={entry.undone ? 'undone' : verdict.result}
     >
-      <Stack gap={6}>
-        <Group gap="sm" wrap="nowrap">
-          <Icon size={40} color={`var(--mantine-color-${color}-7)`} aria-hidden />
-          <Text fw={800} fz={28} c={`${color}.9`} lh={1.1}>
-            {entry.undone ? (
-              <FormattedMessage id="scanner.verdict.undone" defaultMessage="Admission undone" />
-            ) : verdict.result === 'accepted' ? (
-              <FormattedMessage id="scanner.verdict.accepted" defaultMessage="Admitted" />
-            ) : verdict.result === 'provisional' ? (
-              <FormattedMessage id="scanner.verdict.provisional" defaultMessage="Admitted provisionally" />
-            ) : verdict.result === 'duplicate' ? (
-              <FormattedMessage id="scanner.verdict.duplicate" defaultMessage="Already checked in" />
-            ) : verdict.result === 'void' ? (
-              <FormattedMessage id="scanner.verdict.void" defaultMessage="Void — refunded or cancelled" />
-            ) : (
-              <FormattedMessage id="scanner.verdict.unknown" defaultMessage="Unknown ticket" />
-            )}
-          </Text>
-        </Group>
-        {verdict.holderName && (
-          <Text fw={700} fz="xl">
-            {verdict.holderName}
-          </Text>
-        )}
-        {verdict.ticketTypeName && <Text>{verdict.ticketTypeName}</Text>}
-        {verdict.result === 'duplicate' && verdict.first && (
-          <Text fw={600}>
-            <FormattedMessage
-              id="scanner.verdict.first"
-              defaultMessage="at {time} at {device}"
-              values={{ time: time(verdict.first.at), device: verdict.first.device }}
-            />
-          </Text>
-        )}
-        {verdict.result === 'provisional' && (
-          <Text size="sm">
-            <FormattedMessage
-              id="scanner.verdict.provisionalHint"
-              defaultMessage="A genuine ticket of this event that this device has not seen yet (bought after its last update). The server checks it when the scan syncs."
-            />
-          </Text>
-        )}
-        {verdict.result === 'unknown' && (
-          <Text size="sm">
-            <FormattedMessage id="scanner.verdict.unknownHint" defaultMessage="No ticket of this event has this code." />
-          </Text>
-        )}
-        <Group justify="space-between" mt={4}>
-          {entry.server ? (
-            <Badge variant="white" color="gray">
-              <FormattedMessage id="scanner.verdict.synced" defaultMessage="Synced" />
-            </Badge>
+      <div className={classes.headline}>
+        <Icon size={40} className={classes.icon} aria-hidden />
+        <p className={classes.result}>
+          {entry.undone ? (
+            <FormattedMessage id="scanner.verdict.undone" defaultMessage="Admission undone" />
+          ) : verdict.result === 'accepted' ? (
+            <FormattedMessage id="scanner.verdict.accepted" defaultMessage="Admitted" />
+          ) : verdict.result === 'provisional' ? (
+            <FormattedMessage id="scanner.verdict.provisional" defaultMessage="Admitted provisionally" />
+          ) : verdict.result === 'duplicate' ? (
+            <FormattedMessage id="scanner.verdict.duplicate" defaultMessage="Already checked in" />
+          ) : verdict.result === 'void' ? (
+            <FormattedMessage id="scanner.verdict.void" defaultMessage="Void — refunded or cancelled" />
           ) : (
-            <Badge variant="white" color="orange">
-              <FormattedMessage id="scanner.verdict.notSynced" defaultMessage="Not synced yet" />
-            </Badge>
+            <FormattedMessage id="scanner.verdict.unknown" defaultMessage="Unknown ticket" />
           )}
-          {onUndo && undoOpen && (
-            <Button variant="white" color="dark" onClick={onUndo}>
-              <FormattedMessage id="scanner.verdict.undo" defaultMessage="Undo admission" />
-            </Button>
+        </p>
+      </div>
+      {verdict.holderName && <p className={classes.name}>{verdict.holderName}</p>}
+      {verdict.ticketTypeName && <p className={classes.line}>{verdict.ticketTypeName}</p>}
+      {verdict.result === 'duplicate' && verdict.first && (
+        <p className={classes.strong}>
+          <FormattedMessage
+            id="scanner.verdict.first"
+            defaultMessage="at {time} at {device}"
+            values={{ time: time(verdict.first.at), device: verdict.first.device }}
+          />
+        </p>
+      )}
+      {verdict.result === 'provisional' && (
+        <p className={classes.hint}>
+          <FormattedMessage
+            id="scanner.verdict.provisionalHint"
+            defaultMessage="A genuine ticket of this event that this device has not seen yet (bought after its last update). The server checks it when the scan syncs."
+          />
+        </p>
+      )}
+      {verdict.result === 'unknown' && (
+        <p className={classes.hint}>
+          <FormattedMessage id="scanner.verdict.unknownHint" defaultMessage="No ticket of this event has this code." />
+        </p>
+      )}
+      <div className={classes.footer}>
+        <span className={classes.badge} data-synced={entry.server ? 'true' : 'false'}>
+          {entry.server ? (
+            <FormattedMessage id="scanner.verdict.synced" defaultMessage="Synced" />
+          ) : (
+            <FormattedMessage id="scanner.verdict.notSynced" defaultMessage="Not synced yet" />
           )}
-        </Group>
-      </Stack>
-    </Paper>
+        </span>
+        {onUndo && undoOpen && (
+          <button type="button" className={classes.undo} onClick={onUndo}>
+            <FormattedMessage id="scanner.verdict.undo" defaultMessage="Undo admission" />
+          </button>
+        )}
+      </div>
+    </div>
   );
 }

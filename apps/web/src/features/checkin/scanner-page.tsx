@@ -9,7 +9,7 @@ import {
 import { Badge, Button, Card, Group, Loader, Progress, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
@@ -17,7 +17,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { AttendeeIndex } from './attendee-index';
 import { decide } from './decide';
 import { DeviceNameForm, useDeviceName } from './device-name';
-import { signal } from './feedback';
+import { prepareSignal, signal } from './feedback';
 import { sendScan, sendUndo } from './offline-scans';
 import { addScan, scansOf, updateScan, useScanLog, verdictOf, type ScanEntry } from './scan-log';
 import { ScanVerdict } from './scan-verdict';
@@ -106,10 +106,20 @@ const ScanDesk = memo(function ScanDesk({
 }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
+  // The field is the browser's own (uncontrolled): a scanner types a code in a few milliseconds,
+  // and neither its keys nor the Enter re-render anything but the search, which follows in a
+  // transition; the verdict of a scan is the only thing drawn at once.
   const [text, setText] = useState('');
+  const showSearch = (value: string) => startTransition(() => setText(value));
   const [camera, setCamera] = useState(false);
   const field = useRef<HTMLInputElement>(null);
-  const query = useDeferredValue(text.trim().toLowerCase());
+  const query = text.trim();
+
+  // After the first paint, so that the first scan does not wait for the sound system.
+  useEffect(() => {
+    const timer = setTimeout(prepareSignal, 0);
+    return () => clearTimeout(timer);
+  }, []);
 
   const index = useMemo(() => new AttendeeIndex(), []);
   index.update(attendees);
@@ -156,11 +166,14 @@ const ScanDesk = memo(function ScanDesk({
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const value = text.trim();
+    const value = field.current?.value.trim() ?? '';
     if (!value) return;
-    // A code (typed, or from a scanner that types): scan it. A name with one match: that person.
-    const code = index.get(value) || matches.length !== 1 ? value : matches[0]!.code;
-    setText('');
+    // A code (typed, or from a scanner that types): scan it. A name with one match: that person
+    // (searched again if the list on screen is not yet the one for this text).
+    const found = index.get(value) || value.length < 2 ? [] : query === value ? matches : index.search(value, 2);
+    const code = found.length === 1 ? found[0]!.code : value;
+    field.current!.value = '';
+    showSearch('');
     void checkIn(code);
   };
 
@@ -178,8 +191,8 @@ const ScanDesk = memo(function ScanDesk({
               id: 'scanner.field.hint',
               defaultMessage: 'Scan a QR code, type a code, or search by name or email.',
             })}
-            value={text}
-            onChange={(event) => setText(event.currentTarget.value)}
+            defaultValue=""
+            onChange={(event) => showSearch(event.currentTarget.value)}
           />
           <Group gap="xs" grow>
             <Button type="submit" size="md">
@@ -211,7 +224,8 @@ const ScanDesk = memo(function ScanDesk({
         <SearchResults
           rows={matches}
           onCheckIn={(row) => {
-            setText('');
+            field.current!.value = '';
+            showSearch('');
             void checkIn(row.code);
             focusField();
           }}
