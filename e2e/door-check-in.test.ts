@@ -98,6 +98,18 @@ describe('two doors check people in, with and without a network', () => {
     await found.getByRole('button', { name: 'Check in Olivia Organizer' }).first().click();
     await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
     await doorTwo.getByText('2 of 4 checked in').waitFor();
+    await expect.poll(() => doorOne.getByRole('textbox', { name: 'Ticket code or name' }).inputValue()).toBe('');
+  });
+
+  it('finds the person of a whole code typed by hand once the typing pauses', async () => {
+    const field = doorOne.getByRole('textbox', { name: 'Ticket code or name' });
+    await field.fill(codes[2]!);
+    const found = doorOne.getByRole('table', { name: 'People found' });
+    await found.waitFor();
+    await expect.poll(() => found.getByRole('row').count()).toBe(1);
+    await found.getByText('Olivia Organizer').waitFor();
+    await field.fill('');
+    await found.waitFor({ state: 'detached' });
   });
 
   it('takes an admission back with Undo', async () => {

@@ -25,6 +25,20 @@ export async function ticketCodeSignature(checkinKey: string, random: string): P
   return base64url(mac.subarray(0, signatureBytes));
 }
 
+/** Codes from before signing: 16 random bytes in base64url. */
+const unsignedTicketCodeLength = 22;
+
+/**
+ * Whether a text is shaped like a whole ticket code (base64url, the length of a signed or an older
+ * code), as a scanner types it: the door scans it rather than searching names for it.
+ */
+export function hasTicketCodeShape(text: string): boolean {
+  return (
+    (text.length === ticketCodeRandomLength + ticketCodeSignatureLength || text.length === unsignedTicketCodeLength) &&
+    /^[\w-]+$/.test(text)
+  );
+}
+
 /** Whether a scanned code was made by this event's server (not whether it is still valid). */
 export async function isSignedTicketCode(checkinKey: string, code: string): Promise<boolean> {
   if (code.length !== ticketCodeRandomLength + ticketCodeSignatureLength || !/^[\w-]+$/.test(code)) return false;

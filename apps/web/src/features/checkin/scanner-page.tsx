@@ -11,6 +11,7 @@ import { IconCamera } from '@tabler/icons-react';
 import { useMutationState, useQueryClient } from '@tanstack/react-query';
 import { lazy, memo, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { hasTicketCodeShape } from '@admit/shared/ticket-code';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -23,6 +24,24 @@ import { addScan, scansOf, updateScan, useScanLog, verdictOf, type ScanEntry } f
 import { ScanVerdict } from './scan-verdict';
 
 const CameraScanner = lazy(() => import('./camera-scanner').then((module) => ({ default: module.CameraScanner })));
+
+/**
+ * Runs `work` once the frame being drawn is on screen, or after 100 ms if no frame comes (a hidden
+ * page draws none).
+ */
+function afterPaint(work: () => void) {
+  let done = false;
+  const run = () => {
+    if (done) return;
+    done = true;
+    work();
+  };
+  requestAnimationFrame(() => setTimeout(run, 0));
+  setTimeout(run, 100);
+}
+
+/** How long someone pauses after typing a whole code before the people found for it show. */
+const codePauseMs = 300;
 
 /** How many people a search shows at once (the list may hold 10,000). */
 const searchLimit = 20;
@@ -111,6 +130,19 @@ const ScanDesk = memo(function ScanDesk({
   // transition; the verdict of a scan is the only thing drawn at once.
   const [text, setText] = useState('');
   const showSearch = (value: string) => startTransition(() => setText(value));
+  // A whole code, as a scanner types it, is followed by Enter within milliseconds: the people
+  // found for it are only shown if no Enter came (someone typing a code by hand, then pausing).
+  const searchLater = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const search = (value: string) => {
+    clearTimeout(searchLater.current);
+    if (hasTicketCodeShape(value.trim())) {
+      showSearch('');
+      searchLater.current = setTimeout(() => showSearch(value), codePauseMs);
+    } else {
+      showSearch(value);
+    }
+  };
+  useEffect(() => () => clearTimeout(searchLater.current), []);
   const [camera, setCamera] = useState(false);
   const field = useRef<HTMLInputElement>(null);
   const query = text.trim();
@@ -151,16 +183,30 @@ const ScanDesk = memo(function ScanDesk({
       if (!ScanInput.safeParse(input).success) {
         const unknown = { ...entry, local: { result: 'unknown' as const } };
         addScan({ ...unknown, server: { checkInId: entry.key, result: 'unknown', ticket: null, firstCheckIn: null } });
-        signal(unknown.local);
+        afterPaint(() => signal(unknown.local));
         return;
       }
+      // The verdict first (the scan log is written now, so the scan is kept even if the page goes
+      // away before it is sent); the sound and the request right after it is on screen.
       addScan(entry);
-      signal(entry.local);
-      sendScan(queryClient, input);
+      afterPaint(() => {
+        signal(entry.local);
+        sendScan(queryClient, input);
+      });
     },
     [device, eventId, queryClient, index, checkinKey],
   );
   const focusField = useCallback(() => field.current?.focus(), []);
+  const checkInFound = useCallback(
+    (row: AttendeeRow) => {
+      field.current!.value = '';
+      clearTimeout(searchLater.current);
+      startTransition(() => setText(''));
+      void checkIn(row.code);
+      field.current?.focus();
+    },
+    [checkIn],
+  );
   const onCameraCode = useCallback((code: string) => void checkIn(code), [checkIn]);
   const closeCamera = useCallback(() => setCamera(false), []);
 
@@ -170,10 +216,11 @@ const ScanDesk = memo(function ScanDesk({
     if (!value) return;
     // A code (typed, or from a scanner that types): scan it. A name with one match: that person
     // (searched again if the list on screen is not yet the one for this text).
-    const found = index.get(value) || value.length < 2 ? [] : query === value ? matches : index.search(value, 2);
+    const found =
+      index.get(value) || value.length < 2 || hasTicketCodeShape(value) ? [] : query === value ? matches : index.search(value, 2);
     const code = found.length === 1 ? found[0]!.code : value;
     field.current!.value = '';
-    showSearch('');
+    search('');
     void checkIn(code);
   };
 
@@ -192,7 +239,7 @@ const ScanDesk = memo(function ScanDesk({
               defaultMessage: 'Scan a QR code, type a code, or search by name or email.',
             })}
             defaultValue=""
-            onChange={(event) => showSearch(event.currentTarget.value)}
+            onChange={(event) => search(event.currentTarget.value)}
           />
           <Group gap="xs" grow>
             <Button type="submit" size="md">
@@ -220,17 +267,7 @@ const ScanDesk = memo(function ScanDesk({
 
       <LatestVerdict eventId={eventId} device={device} onUndone={focusField} />
 
-      {matches.length > 0 && (
-        <SearchResults
-          rows={matches}
-          onCheckIn={(row) => {
-            field.current!.value = '';
-            showSearch('');
-            void checkIn(row.code);
-            focusField();
-          }}
-        />
-      )}
+      {matches.length > 0 && <SearchResults rows={matches} onCheckIn={checkInFound} />}
     </>
   );
 });
@@ -313,50 +350,58 @@ function SearchResults({ rows, onCheckIn }: { rows: AttendeeRow[]; onCheckIn: (r
       <Table aria-label={intl.formatMessage({ id: 'scanner.search.table', defaultMessage: 'People found' })}>
         <Table.Tbody>
           {rows.map((row) => (
-            <Table.Tr key={row.id}>
-              <Table.Td>
-                <Text fw={600}>{row.holderName}</Text>
-                <Text size="xs" c="dimmed">
-                  {row.holderEmail === null ? (
-                    row.ticketTypeName
-                  ) : (
-                    <FormattedMessage
-                      id="scanner.search.detail"
-                      defaultMessage="{email} · {type}"
-                      values={{ email: row.holderEmail, type: row.ticketTypeName }}
-                    />
-                  )}
-                </Text>
-              </Table.Td>
-              <Table.Td ta="right">
-                {row.status === 'void' ? (
-                  <Badge color="red">
-                    <FormattedMessage id="scanner.search.void" defaultMessage="Void" />
-                  </Badge>
-                ) : row.checkedInAt ? (
-                  <Badge color="orange" variant="light">
-                    <FormattedMessage id="scanner.search.in" defaultMessage="Checked in" />
-                  </Badge>
-                ) : (
-                  <Button
-                    size="xs"
-                    onClick={() => onCheckIn(row)}
-                    aria-label={intl.formatMessage(
-                      { id: 'scanner.search.checkIn', defaultMessage: 'Check in {name}' },
-                      { name: row.holderName },
-                    )}
-                  >
-                    <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
-                  </Button>
-                )}
-              </Table.Td>
-            </Table.Tr>
+            <SearchResult key={row.id} row={row} onCheckIn={onCheckIn} />
           ))}
         </Table.Tbody>
       </Table>
     </Card>
   );
 }
+
+/** One person found (as someone types, most of them were found by the previous letter too: not rendered again). */
+const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: AttendeeRow; onCheckIn: (row: AttendeeRow) => void }) {
+  const intl = useIntl();
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={600}>{row.holderName}</Text>
+        <Text size="xs" c="dimmed">
+          {row.holderEmail === null ? (
+            row.ticketTypeName
+          ) : (
+            <FormattedMessage
+              id="scanner.search.detail"
+              defaultMessage="{email} · {type}"
+              values={{ email: row.holderEmail, type: row.ticketTypeName }}
+            />
+          )}
+        </Text>
+      </Table.Td>
+      <Table.Td ta="right">
+        {row.status === 'void' ? (
+          <Badge color="red">
+            <FormattedMessage id="scanner.search.void" defaultMessage="Void" />
+          </Badge>
+        ) : row.checkedInAt ? (
+          <Badge color="orange" variant="light">
+            <FormattedMessage id="scanner.search.in" defaultMessage="Checked in" />
+          </Badge>
+        ) : (
+          <Button
+            size="xs"
+            onClick={() => onCheckIn(row)}
+            aria-label={intl.formatMessage(
+              { id: 'scanner.search.checkIn', defaultMessage: 'Check in {name}' },
+              { name: row.holderName },
+            )}
+          >
+            <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
+          </Button>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+});
 
 interface RecentScanRow {
   id: string;
