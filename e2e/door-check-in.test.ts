@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdmit, type AdmitServer } from './support/admit-server';
 import { callAs, launchChromium, newPage, screenshots, signUpAndVerify } from './support/browser';
+import { fakeCameraArgs, writeQrVideo } from './support/fake-camera';
 
 const password = 'correct horse battery staple';
 
@@ -19,6 +23,13 @@ describe('two doors check people in, with and without a network', () => {
     const field = page.getByRole('textbox', { name: 'Ticket code or name' });
     await field.fill(code);
     await field.press('Enter');
+  }
+  async function signInAsOlivia(page: Page) {
+    await page.goto('/sign-in');
+    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('olivia@example.test');
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Account menu' }).waitFor();
   }
   async function openScanner(page: Page, device: string) {
     await page.goto(`/manage/events/${eventId}/scan`);
@@ -61,11 +72,7 @@ describe('two doors check people in, with and without a network', () => {
 
     // The second door is another phone, signed in as the same organizer.
     doorTwo = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    await doorTwo.goto('/sign-in');
-    await doorTwo.getByRole('textbox', { name: 'Email', exact: true }).fill('olivia@example.test');
-    await doorTwo.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await doorTwo.getByRole('button', { name: 'Sign in' }).click();
-    await doorTwo.getByRole('button', { name: 'Account menu' }).waitFor();
+    await signInAsOlivia(doorTwo);
   });
 
   afterAll(async () => {
@@ -175,5 +182,29 @@ describe('two doors check people in, with and without a network', () => {
     await doorTwo.context().setOffline(false);
     await doorTwo.getByTestId('scans-waiting').waitFor({ state: 'detached', timeout: 20_000 });
     await doorTwo.getByText('3 of 5 checked in').waitFor();
+  });
+
+  it("reads a ticket's QR code with the phone's camera", async () => {
+    // A third phone whose camera sees the first ticket's QR code (Chromium's fake camera, which
+    // plays a video made here): with no BarcodeDetector on Linux, the ZXing ponyfill reads it.
+    const video = path.join(mkdtempSync(path.join(os.tmpdir(), 'admit-camera-')), 'ticket.y4m');
+    writeQrVideo(video, codes[0]!);
+    const phone = await launchChromium(fakeCameraArgs(video));
+    try {
+      const doorThree = await newPage(phone, server.url, { timezoneId: 'Europe/Berlin', permissions: ['camera'] });
+      await signInAsOlivia(doorThree);
+      await openScanner(doorThree, 'Door 3');
+      await doorThree.getByRole('button', { name: 'Scan with the camera' }).click();
+      await doorThree.getByLabel('Camera view for scanning QR codes').waitFor();
+      await expect.poll(() => verdict(doorThree).getAttribute('data-result'), { timeout: 20_000 }).toBe('duplicate');
+      await verdict(doorThree).getByText('Olivia Organizer').waitFor();
+      await verdict(doorThree)
+        .getByText(/at Door 1$/)
+        .waitFor();
+      await doorThree.getByRole('button', { name: 'Close camera' }).click();
+      await doorThree.getByLabel('Camera view for scanning QR codes').waitFor({ state: 'detached' });
+    } finally {
+      await phone.close();
+    }
   });
 });

@@ -14,8 +14,8 @@
 //
 // Environment: BENCH_DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_CPU_RATE (default 4), BENCH_TICKETS (default 10000), BENCH_GAP_MS (pause between scans, default 400), BENCH_PROFILE=1 (a CPU profile of the
-// page during the online scans, summarised by function into the result), BENCH_TRACE=<file> (a Chrome trace of the
-// online scans, for DevTools' Performance panel), BENCH_LABEL (result goes
+// page during the online scans, summarised by function into the result), BENCH_TRACE=<file> (Chrome traces of the
+// online scans and, in <file>-offline.json, of the offline ones, for DevTools' Performance panel), BENCH_LABEL (result goes
 // to scanner-10k-<label>.json).
 import { createHmac, randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
@@ -36,6 +36,13 @@ const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.
 const cpuRate = Number(process.env.BENCH_CPU_RATE ?? 4);
 const tickets = Number(process.env.BENCH_TICKETS ?? 10_000);
 const profiling = process.env.BENCH_PROFILE === '1';
+const traceCategories = [
+  'devtools.timeline',
+  'disabled-by-default-devtools.timeline',
+  'v8.execute',
+  'disabled-by-default-v8.cpu_profiler',
+  'blink.user_timing',
+];
 /** A Chrome trace of the online scans (open it in DevTools' Performance panel), e.g. /tmp/scanner.json. */
 const traceFile = process.env.BENCH_TRACE;
 const label = process.env.BENCH_LABEL ?? (profiling ? 'profile' : undefined);
@@ -290,13 +297,7 @@ async function main() {
     if (traceFile)
       await browser.startTracing(page, {
         path: traceFile,
-        categories: [
-          'devtools.timeline',
-          'disabled-by-default-devtools.timeline',
-          'v8.execute',
-          'disabled-by-default-v8.cpu_profiler',
-          'blink.user_timing',
-        ],
+        categories: traceCategories,
       });
     const online = await scanAll(page, scanCodes);
     if (traceFile) await browser.stopTracing();
@@ -340,7 +341,13 @@ async function main() {
     // 4. Offline.
     await page.waitForTimeout(1_000);
     await context.setOffline(true);
+    if (traceFile)
+      await browser.startTracing(page, {
+        path: traceFile.replace(/(\.json)?$/, '-offline.json'),
+        categories: traceCategories,
+      });
     const offlineTimings = await scanAll(page, offline);
+    if (traceFile) await browser.stopTracing();
     const waitingText = await page
       .getByTestId('scans-waiting')
       .textContent({ timeout: 5_000 })
