@@ -19,7 +19,7 @@
 // to scanner-10k-<label>.json).
 import { createHmac, randomUUID } from 'node:crypto';
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -188,6 +188,22 @@ function topFunctions(profile: { nodes: ProfileNode[]; samples: number[]; timeDe
     .map(([fn, micros]) => ({ fn, selfMs: round(micros / 1000), share: round((micros / total) * 100) }));
 }
 
+/** The machine's CPU time so far (Linux /proc/stat, in ticks): all of it, and what the host took for other guests (steal). */
+function cpuTicks(): { total: number; steal: number } | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The share of CPU time the host took from this machine between two readings, in %. */
+function stealPercent(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeof cpuTicks>) {
+  if (!before || !after || after.total === before.total) return undefined;
+  return round(((after.steal - before.steal) / (after.total - before.total)) * 100);
+}
+
 function gitCommit(): string | undefined {
   try {
     return execSync('git rev-parse HEAD', { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -299,7 +315,9 @@ async function main() {
         path: traceFile,
         categories: traceCategories,
       });
+    const ticksBeforeScans = cpuTicks();
     const online = await scanAll(page, scanCodes);
+    const stealDuringOnlineScans = stealPercent(ticksBeforeScans, cpuTicks());
     if (traceFile) await browser.stopTracing();
     const profile = profiling
       ? topFunctions((await cdp.send('Profiler.stop')).profile as unknown as Parameters<typeof topFunctions>[0])
@@ -346,7 +364,9 @@ async function main() {
         path: traceFile.replace(/(\.json)?$/, '-offline.json'),
         categories: traceCategories,
       });
+    const ticksBeforeOffline = cpuTicks();
     const offlineTimings = await scanAll(page, offline);
+    const stealDuringOfflineScans = stealPercent(ticksBeforeOffline, cpuTicks());
     if (traceFile) await browser.stopTracing();
     const waitingText = await page
       .getByTestId('scans-waiting')
@@ -387,7 +407,7 @@ async function main() {
       `scanner-10k: key → verdict on screen at most ${nextPaintMax} ms over ${online.length + offlineTimings.length} scans ` +
         `(${verdictsLate} verdicts not in that frame; upper bound after queued tasks: max ` +
         `${Math.max(scansOnline.all.toPaint.max, scansOffline.toPaint.max)} ms); target ≤ ${targets.verdictMs} ms for each scan: ` +
-        `${meetsTarget ? 'met' : 'MISSED'}` +
+        `${meetsTarget ? 'met' : 'MISSED'}; CPU steal during the scans ${stealDuringOnlineScans}% online, ${stealDuringOfflineScans}% offline` +
         (pageErrors.length ? `; page errors: ${pageErrors.join(' | ')}` : ''),
     );
 
@@ -408,6 +428,8 @@ async function main() {
         browser: `Chromium ${browserVersion} (/usr/bin/chromium, headless)`,
         loadAverageAtStart,
         loadAverageAtEnd: os.loadavg().map((value) => round(value, 2)),
+        /** CPU time the host gave to other guests while the scans ran (a noisy neighbour slows every figure). */
+        stealPercent: { onlineScans: stealDuringOnlineScans, offlineScans: stealDuringOfflineScans },
         note: 'the server, PostgreSQL and the browser share these cores',
       },
       inputs: {
