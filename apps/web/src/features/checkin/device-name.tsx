@@ -1,6 +1,6 @@
 import { DeviceName } from '@admit/shared/checkin';
 import { Button, Card, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 
 const storageKey = 'admit.device-name';
@@ -8,14 +8,12 @@ const storageKey = 'admit.device-name';
 /** This device's name at the door ("Door 2"), kept on the device (it stays across sign-outs). */
 export function useDeviceName(): [string | null, (name: string | null) => void] {
   const [name, setName] = useState(() => localStorage.getItem(storageKey));
-  return [
-    name,
-    (next) => {
-      if (next) localStorage.setItem(storageKey, next);
-      else localStorage.removeItem(storageKey);
-      setName(next);
-    },
-  ];
+  const save = useCallback((next: string | null) => {
+    if (next) localStorage.setItem(storageKey, next);
+    else localStorage.removeItem(storageKey);
+    setName(next);
+  }, []);
+  return [name, save];
 }
 
 export function DeviceNameForm({ onSave }: { onSave: (name: string) => void }) {

@@ -68,31 +68,47 @@ export function ScannerPage({ eventId }: { eventId: string }) {
 
   return (
     <Stack gap="md" maw={720} mx="auto" w="100%">
-      <Stack gap={2}>
-        <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
-          {event.title}
-        </AnchorLink>
-        <Group justify="space-between" align="center">
-          <Title order={1} size="h2">
-            <FormattedMessage id="scanner.title" defaultMessage="Check-in" />
-          </Title>
-          <Group gap="xs">
-            <Badge variant="light" color="gray" size="lg">
-              {device}
-            </Badge>
-            <Button variant="subtle" size="xs" onClick={() => setDevice(null)}>
-              <FormattedMessage id="scanner.renameDevice" defaultMessage="Rename" />
-            </Button>
-          </Group>
-        </Group>
-      </Stack>
+      <ScannerHeader eventId={eventId} title={event.title} device={device} onRename={setDevice} />
       <LiveCounts eventId={eventId} />
       <ScansWaiting />
-      <ScanDesk eventId={eventId} device={device} attendees={list.rows} checkinKey={event.checkinKey} />
+      <Door eventId={eventId} device={device} attendees={list.rows} checkinKey={event.checkinKey} />
       <LiveRecentScans eventId={eventId} />
     </Stack>
   );
 }
+
+const ScannerHeader = memo(function ScannerHeader({
+  eventId,
+  title,
+  device,
+  onRename,
+}: {
+  eventId: string;
+  title: string;
+  device: string;
+  onRename: (name: string | null) => void;
+}) {
+  return (
+    <Stack gap={2}>
+      <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
+        {title}
+      </AnchorLink>
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h2">
+          <FormattedMessage id="scanner.title" defaultMessage="Check-in" />
+        </Title>
+        <Group gap="xs">
+          <Badge variant="light" color="gray" size="lg">
+            {device}
+          </Badge>
+          <Button variant="subtle" size="xs" onClick={() => onRename(null)}>
+            <FormattedMessage id="scanner.renameDevice" defaultMessage="Rename" />
+          </Button>
+        </Group>
+      </Group>
+    </Stack>
+  );
+});
 
 const ScansWaiting = memo(function ScansWaiting() {
   const waiting = useMutationState({
@@ -111,8 +127,12 @@ const ScansWaiting = memo(function ScansWaiting() {
   );
 });
 
-/** The field, the camera, the verdict of the latest scan and the people found by a search. */
-const ScanDesk = memo(function ScanDesk({
+/**
+ * What a scan needs: the attendee index (kept current with the live list), the scan itself, and
+ * the search. It re-renders on each live change, but the parts under it only when what they show
+ * changed: the field and the verdict not at all, the people found only while someone searches.
+ */
+function Door({
   eventId,
   device,
   attendees,
@@ -123,44 +143,33 @@ const ScanDesk = memo(function ScanDesk({
   attendees: AttendeeRow[];
   checkinKey: string | undefined;
 }) {
-  const intl = useIntl();
   const queryClient = useQueryClient();
-  // The field is the browser's own (uncontrolled): a scanner types a code in a few milliseconds,
-  // and neither its keys nor the Enter re-render anything but the search, which follows in a
-  // transition; the verdict of a scan is the only thing drawn at once.
-  const [text, setText] = useState('');
-  const showSearch = (value: string) => startTransition(() => setText(value));
-  // A whole code, as a scanner types it, is followed by Enter within milliseconds: the people
-  // found for it are only shown if no Enter came (someone typing a code by hand, then pausing).
-  const searchLater = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const search = (value: string) => {
-    clearTimeout(searchLater.current);
-    if (hasTicketCodeShape(value.trim())) {
-      showSearch('');
-      searchLater.current = setTimeout(() => showSearch(value), codePauseMs);
-    } else {
-      showSearch(value);
-    }
-  };
-  useEffect(() => () => clearTimeout(searchLater.current), []);
-  const [camera, setCamera] = useState(false);
   const field = useRef<HTMLInputElement>(null);
-  const query = text.trim();
+  const index = useMemo(() => new AttendeeIndex(), []);
+  index.update(attendees);
+
+  // The search follows the field in a transition. A whole code, as a scanner types it, is followed
+  // by Enter within milliseconds: the people found for it are only shown if no Enter came (someone
+  // typing a code by hand, then pausing).
+  const [query, setQuery] = useState('');
+  const searchLater = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const search = useCallback((value: string) => {
+    clearTimeout(searchLater.current);
+    const show = (text: string) => startTransition(() => setQuery(text.trim()));
+    if (hasTicketCodeShape(value.trim())) {
+      show('');
+      searchLater.current = setTimeout(() => show(value), codePauseMs);
+    } else {
+      show(value);
+    }
+  }, []);
+  useEffect(() => () => clearTimeout(searchLater.current), []);
 
   // After the first paint, so that the first scan does not wait for the sound system.
   useEffect(() => {
     const timer = setTimeout(prepareSignal, 0);
     return () => clearTimeout(timer);
   }, []);
-
-  const index = useMemo(() => new AttendeeIndex(), []);
-  index.update(attendees);
-  const matches = useMemo(
-    () => (query.length < 2 ? [] : index.search(query, searchLimit)),
-    // attendees: the index has changed with them
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [index, attendees, query],
-  );
 
   const checkIn = useCallback(
     async (code: string) => {
@@ -196,30 +205,73 @@ const ScanDesk = memo(function ScanDesk({
     },
     [device, eventId, queryClient, index, checkinKey],
   );
-  const focusField = useCallback(() => field.current?.focus(), []);
+  /** What is in the field, trimmed; the field is empty afterwards. */
+  const takeField = useCallback(() => {
+    const input = field.current;
+    const value = input?.value.trim() ?? '';
+    if (input) input.value = '';
+    return value;
+  }, []);
   const checkInFound = useCallback(
     (row: AttendeeRow) => {
-      field.current!.value = '';
-      clearTimeout(searchLater.current);
-      startTransition(() => setText(''));
+      takeField();
+      search('');
       void checkIn(row.code);
       field.current?.focus();
     },
-    [checkIn],
+    [checkIn, search, takeField],
   );
+
+  return (
+    <>
+      <ScanDesk
+        eventId={eventId}
+        device={device}
+        field={field}
+        takeField={takeField}
+        index={index}
+        search={search}
+        checkIn={checkIn}
+      />
+      <PeopleFound index={index} attendees={attendees} query={query} onCheckIn={checkInFound} />
+    </>
+  );
+}
+
+/**
+ * The field, the camera and the verdict of the latest scan. The field is the browser's own
+ * (uncontrolled): neither a scanner's keys nor the Enter re-render it.
+ */
+const ScanDesk = memo(function ScanDesk({
+  eventId,
+  device,
+  field,
+  takeField,
+  index,
+  search,
+  checkIn,
+}: {
+  eventId: string;
+  device: string;
+  field: React.RefObject<HTMLInputElement | null>;
+  takeField: () => string;
+  index: AttendeeIndex;
+  search: (text: string) => void;
+  checkIn: (code: string) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [camera, setCamera] = useState(false);
+  const focusField = useCallback(() => field.current?.focus(), [field]);
   const onCameraCode = useCallback((code: string) => void checkIn(code), [checkIn]);
   const closeCamera = useCallback(() => setCamera(false), []);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const value = field.current?.value.trim() ?? '';
+    const value = takeField();
     if (!value) return;
-    // A code (typed, or from a scanner that types): scan it. A name with one match: that person
-    // (searched again if the list on screen is not yet the one for this text).
-    const found =
-      index.get(value) || value.length < 2 || hasTicketCodeShape(value) ? [] : query === value ? matches : index.search(value, 2);
+    // A code (typed, or from a scanner that types): scan it. A name with one match: that person.
+    const found = index.get(value) || value.length < 2 || hasTicketCodeShape(value) ? [] : index.search(value, 2);
     const code = found.length === 1 ? found[0]!.code : value;
-    field.current!.value = '';
     search('');
     void checkIn(code);
   };
@@ -266,10 +318,30 @@ const ScanDesk = memo(function ScanDesk({
       )}
 
       <LatestVerdict eventId={eventId} device={device} onUndone={focusField} />
-
-      {matches.length > 0 && <SearchResults rows={matches} onCheckIn={checkInFound} />}
     </>
   );
+});
+
+/** The people a search found, live (a ticket checked in elsewhere shows it). */
+const PeopleFound = memo(function PeopleFound({
+  index,
+  attendees,
+  query,
+  onCheckIn,
+}: {
+  index: AttendeeIndex;
+  attendees: AttendeeRow[];
+  query: string;
+  onCheckIn: (row: AttendeeRow) => void;
+}) {
+  const matches = useMemo(
+    () => (query.length < 2 ? [] : index.search(query, searchLimit)),
+    // attendees: the index has changed with them
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [index, attendees, query],
+  );
+  if (matches.length === 0) return null;
+  return <SearchResults rows={matches} onCheckIn={onCheckIn} />;
 });
 
 /** The verdict of this device's latest scan, with Undo while it may be taken back. */
