@@ -41,23 +41,36 @@ const unsavedLive = new Map<string, { queryKey: readonly unknown[]; data: unknow
 const savedRows = new Map<string, readonly unknown[]>();
 let unsaved: PersistedClient | undefined;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
+/** The live rows' writes to IndexedDB, one after the other. */
+let writing: Promise<void> = Promise.resolve();
 
 const chunkKey = (hash: string, index: number) => `${livePrefix}${hash}#${index}`;
 const isChunkKey = (key: IDBValidKey) => String(key).includes('#');
 
-/** The IndexedDB entries that bring the saved copy of a query up to `data`: its entry and the chunks that changed. */
-function liveEntries(hash: string, queryKey: readonly unknown[], data: unknown, dataUpdatedAt: number): [string, unknown][] {
+/**
+ * What brings the saved copy of a query up to `data`: the entries to write (the query's own, and the
+ * chunks that changed) and the chunk keys to delete (a list that got shorter).
+ */
+function liveEntries(
+  hash: string,
+  queryKey: readonly unknown[],
+  data: unknown,
+  dataUpdatedAt: number,
+): { put: [string, unknown][]; drop: string[] } {
+  const before = savedRows.get(hash);
+  const chunksBefore = before === undefined ? 0 : Math.ceil(before.length / chunkRows);
+  const chunks = Array.isArray(data) ? Math.ceil(data.length / chunkRows) : 0;
+  const drop = Array.from({ length: Math.max(0, chunksBefore - chunks) }, (_, offset) => chunkKey(hash, chunks + offset));
   if (!Array.isArray(data)) {
     savedRows.delete(hash);
-    return [[livePrefix + hash, { queryKey, dataUpdatedAt, data } satisfies SavedLiveQuery]];
+    return { put: [[livePrefix + hash, { queryKey, dataUpdatedAt, data } satisfies SavedLiveQuery]], drop };
   }
-  const chunks = Math.ceil(data.length / chunkRows);
-  const entries: [string, unknown][] = [[livePrefix + hash, { queryKey, dataUpdatedAt, chunks } satisfies SavedLiveQuery]];
-  for (const index of changedChunks(savedRows.get(hash), data, chunkRows)) {
-    entries.push([chunkKey(hash, index), data.slice(index * chunkRows, (index + 1) * chunkRows)]);
+  const put: [string, unknown][] = [[livePrefix + hash, { queryKey, dataUpdatedAt, chunks } satisfies SavedLiveQuery]];
+  for (const index of changedChunks(before, data, chunkRows)) {
+    put.push([chunkKey(hash, index), data.slice(index * chunkRows, (index + 1) * chunkRows)]);
   }
   savedRows.set(hash, data);
-  return entries;
+  return { put, drop };
 }
 
 /**
@@ -80,13 +93,25 @@ function saveNow() {
   clearTimeout(saveTimer);
   saveTimer = undefined;
   if (unsavedLive.size > 0) {
-    const hashes = [...unsavedLive.keys()];
-    const entries = [...unsavedLive].flatMap(([hash, saved]) =>
-      liveEntries(hash, saved.queryKey, saved.data, saved.dataUpdatedAt),
-    );
+    const pending = [...unsavedLive];
     unsavedLive.clear();
-    // Not written (storage full, a closing page): the next write of those queries writes every chunk.
-    setMany(entries).catch(() => hashes.forEach((hash) => savedRows.delete(hash)));
+    // One write at a time, each compared with what the one before it wrote.
+    writing = writing.then(async () => {
+      const put: [string, unknown][] = [];
+      const drop: string[] = [];
+      for (const [hash, saved] of pending) {
+        const entries = liveEntries(hash, saved.queryKey, saved.data, saved.dataUpdatedAt);
+        put.push(...entries.put);
+        drop.push(...entries.drop);
+      }
+      try {
+        await setMany(put);
+        if (drop.length > 0) await delMany(drop);
+      } catch {
+        // Not written (storage full, a closing page): the next write of those queries writes every chunk.
+        for (const [hash] of pending) savedRows.delete(hash);
+      }
+    });
   }
   if (unsaved) {
     void set(cacheKey, unsaved);
@@ -137,7 +162,11 @@ async function restoreLiveQueries(queryClient: QueryClient) {
   restoring = true;
   try {
     for (const one of restored) {
-      if (one) queryClient.setQueryData(one.entry.queryKey, one.data, { updatedAt: one.entry.dataUpdatedAt });
+      if (!one) continue;
+      // The live channel may have answered while the saved copy was read: the newer rows stay.
+      const current = queryClient.getQueryState(one.entry.queryKey);
+      if (current && current.dataUpdatedAt >= one.entry.dataUpdatedAt) continue;
+      queryClient.setQueryData(one.entry.queryKey, one.data, { updatedAt: one.entry.dataUpdatedAt });
     }
   } finally {
     restoring = false;
@@ -156,9 +185,11 @@ const persisterFor = (queryClient: QueryClient): Persister => ({
   removeClient: async () => {
     unsaved = undefined;
     unsavedLive.clear();
-    savedRows.clear();
     clearTimeout(saveTimer);
     saveTimer = undefined;
+    // A write under way would put back what is deleted here.
+    await writing;
+    savedRows.clear();
     await del(cacheKey);
     await delMany((await keys()).filter((key) => String(key).startsWith(livePrefix)));
   },

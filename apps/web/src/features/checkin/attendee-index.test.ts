@@ -26,6 +26,15 @@ describe("the door's index of its attendee list", () => {
     expect(index.search('person', 2)).toHaveLength(2);
   });
 
+  it('finds a ticket by its code typed in the wrong case (Caps Lock), and follows the list for it', () => {
+    const index = new AttendeeIndex();
+    index.update([attendee(1), attendee(2)]);
+    expect(index.getIgnoringCase('CODE000000000000000002')?.id).toBe('t2');
+    index.update([attendee(1), attendee(3)]);
+    expect(index.getIgnoringCase('CODE000000000000000002')).toBeUndefined();
+    expect(index.getIgnoringCase('code000000000000000003')?.id).toBe('t3');
+  });
+
   it('follows a changed row, a new ticket and a ticket that left the list', () => {
     const index = new AttendeeIndex();
     const rows = [attendee(1), attendee(2), attendee(3)];

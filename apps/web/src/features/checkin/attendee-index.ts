@@ -9,11 +9,14 @@ import type { AttendeeRow } from '@admit/shared/checkin';
 export class AttendeeIndex {
   private rows: readonly AttendeeRow[] = [];
   private readonly byCode = new Map<string, AttendeeRow>();
+  /** Codes lower-cased (a scanner with Caps Lock on, a code typed by hand), built when first asked. */
+  private byLowerCode: Map<string, AttendeeRow | null> | undefined;
   /** Each row's name and email, lower-cased once. */
   private readonly searchText = new WeakMap<AttendeeRow, string>();
 
   update(rows: readonly AttendeeRow[]) {
     if (rows === this.rows) return;
+    this.byLowerCode = undefined;
     if (!this.patch(rows)) {
       this.byCode.clear();
       for (const row of rows) this.byCode.set(row.code, row);
@@ -37,6 +40,19 @@ export class AttendeeIndex {
 
   get(code: string): AttendeeRow | undefined {
     return this.byCode.get(code);
+  }
+
+  /** The ticket whose code this is when case is ignored, if exactly one is. */
+  getIgnoringCase(code: string): AttendeeRow | undefined {
+    if (!this.byLowerCode) {
+      this.byLowerCode = new Map();
+      for (const row of this.rows) {
+        const key = row.code.toLowerCase();
+        // Two codes that differ only in case: neither is meant.
+        this.byLowerCode.set(key, this.byLowerCode.has(key) ? null : row);
+      }
+    }
+    return this.byLowerCode.get(code.toLowerCase()) ?? undefined;
   }
 
   /** The ticket whose code `text` is, or else the first `limit` people whose name or email contains it, or whose code is it, ignoring case. */

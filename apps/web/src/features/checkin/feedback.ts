@@ -11,8 +11,6 @@ export function signal(verdict: LocalVerdict) {
   navigator.vibrate?.(good ? 120 : [90, 60, 90]);
   try {
     audio ??= new AudioContext();
-    // Made before any key was pressed, it waits for one (the browsers' autoplay rule): this is one.
-    if (audio.state === 'suspended') void audio.resume();
     const beeps = good
       ? [{ at: 0, hz: 1320 }]
       : [
@@ -43,4 +41,13 @@ export function prepareSignal() {
   } catch {
     // No audio here.
   }
+  // Made before anyone touched the page, it stays silent until a key press or a tap lets it play
+  // (the browsers' autoplay rule; Safari wants `resume` called within the event): the first one does.
+  document.addEventListener('pointerdown', unlockSignal, { capture: true, once: true });
+  document.addEventListener('keydown', unlockSignal, { capture: true, once: true });
+}
+
+/** Lets the sound play; call it within a key press or a tap. */
+export function unlockSignal() {
+  if (audio?.state === 'suspended') void audio.resume().catch(() => undefined);
 }

@@ -18,7 +18,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { AttendeeIndex } from './attendee-index';
 import { decide } from './decide';
 import { DeviceNameForm, useDeviceName } from './device-name';
-import { prepareSignal, signal } from './feedback';
+import { prepareSignal, signal, unlockSignal } from './feedback';
 import { sendScan, sendUndo } from './offline-scans';
 import { addScan, scansOf, updateScan, useScanLog, verdictOf, type ScanEntry } from './scan-log';
 import { ScanVerdict } from './scan-verdict';
@@ -173,6 +173,8 @@ function Door({
 
   const checkIn = useCallback(
     async (code: string) => {
+      // Within the key press or tap, which browsers require to let a page make sound.
+      unlockSignal();
       const entry: ScanEntry = {
         key: crypto.randomUUID(),
         eventId,
@@ -269,8 +271,15 @@ const ScanDesk = memo(function ScanDesk({
     event.preventDefault();
     const value = takeField();
     if (!value) return;
-    // A code (typed, or from a scanner that types): scan it. A name with one match: that person.
-    const found = index.get(value) || value.length < 2 || hasTicketCodeShape(value) ? [] : index.search(value, 2);
+    // A code (typed, or from a scanner that types): scan it, in the case of the ticket's code if
+    // only the case differs (Caps Lock). A name with one match: that person.
+    const found = index.get(value)
+      ? []
+      : hasTicketCodeShape(value)
+        ? [index.getIgnoringCase(value)].filter((row) => row !== undefined)
+        : value.length < 2
+          ? []
+          : index.search(value, 2);
     const code = found.length === 1 ? found[0]!.code : value;
     search('');
     void checkIn(code);
