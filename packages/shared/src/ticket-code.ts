@@ -15,13 +15,21 @@ const base64url = (bytes: Uint8Array) =>
     .replaceAll('/', '_')
     .replace(/=+$/, '');
 
+const encoder = new TextEncoder();
+/** Imported once per event key: a door checks a signature on every scan of a code it does not know. */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const hmacKey = (checkinKey: string) => {
+  let key = importedKeys.get(checkinKey);
+  if (!key) {
+    key = crypto.subtle.importKey('raw', encoder.encode(checkinKey), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    importedKeys.set(checkinKey, key);
+  }
+  return key;
+};
+
 /** The signature part for a random part, with Web Crypto (the browser and Node alike). */
 export async function ticketCodeSignature(checkinKey: string, random: string): Promise<string> {
-  const encoder = new TextEncoder();
-  const key = await crypto.subtle.importKey('raw', encoder.encode(checkinKey), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ]);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(random)));
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(checkinKey), encoder.encode(random)));
   return base64url(mac.subarray(0, signatureBytes));
 }
 

@@ -47,7 +47,7 @@ export function prepareSignal() {
   document.addEventListener('keydown', unlockSignal, { capture: true, once: true });
 }
 
-/** Lets the sound play; call it within a key press or a tap. */
-export function unlockSignal() {
+/** Lets the sound play: within the first key press or tap on the page. */
+function unlockSignal() {
   if (audio?.state === 'suspended') void audio.resume().catch(() => undefined);
 }

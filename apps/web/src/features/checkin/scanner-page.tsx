@@ -18,7 +18,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { AttendeeIndex } from './attendee-index';
 import { decide } from './decide';
 import { DeviceNameForm, useDeviceName } from './device-name';
-import { prepareSignal, signal, unlockSignal } from './feedback';
+import { prepareSignal, signal } from './feedback';
 import { sendScan, sendUndo } from './offline-scans';
 import { addScan, scansOf, updateScan, useScanLog, verdictOf, type ScanEntry } from './scan-log';
 import { ScanVerdict } from './scan-verdict';
@@ -173,8 +173,6 @@ function Door({
 
   const checkIn = useCallback(
     async (code: string) => {
-      // Within the key press or tap, which browsers require to let a page make sound.
-      unlockSignal();
       const entry: ScanEntry = {
         key: crypto.randomUUID(),
         eventId,
