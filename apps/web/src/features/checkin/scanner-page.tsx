@@ -535,7 +535,10 @@ const RecentScan = memo(function RecentScan({ row }: { row: RecentScanRow }) {
         </Text>
       </Table.Td>
       <Table.Td ta="right">
-        <RecentResult result={row.result} undone={row.undone} />
+        {/* At least as wide as its badge: on a phone the name wraps and the result is never cut short. */}
+        <div style={{ minWidth: 'max-content' }}>
+          <RecentResult result={row.result} undone={row.undone} />
+        </div>
       </Table.Td>
     </Table.Tr>
   );
