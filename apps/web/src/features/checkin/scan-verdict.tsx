@@ -13,6 +13,10 @@ const looks = {
   unknown: { color: 'red', Icon: IconCircleX },
 } as const;
 
+/** Mantine's shades of a colour, as the variables the verdict's CSS reads. */
+const shades = (color: string) =>
+  Object.fromEntries([1, 6, 7, 9].map((shade) => [`--verdict-${shade}`, `var(--mantine-color-${color}-${shade})`]));
+
 /**
  * The verdict of the latest scan, big enough to read at arm's length, in colour and in words. Plain
  * elements (scan-verdict.module.css), not Mantine components: it is drawn on every scan.
@@ -34,7 +38,7 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
     <div
       role="alert"
       className={classes.verdict}
-      data-color={color}
+      style={shades(color)}
       data-testid="scan-verdict"
       data-result={entry.undone ? 'undone' : verdict.result}
     >
