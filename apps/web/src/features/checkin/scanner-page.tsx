@@ -444,7 +444,7 @@ const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: Atten
     <Table.Tr>
       <Table.Td>
         <Text fw={600}>{row.holderName}</Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {row.holderEmail === null ? (
             row.ticketTypeName
           ) : (
@@ -456,7 +456,7 @@ const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: Atten
           )}
         </Text>
       </Table.Td>
-      <Table.Td ta="right">
+      <ResultCell>
         {row.status === 'void' ? (
           <Badge color="red">
             <FormattedMessage id="scanner.search.void" defaultMessage="Void" />
@@ -477,10 +477,22 @@ const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: Atten
             <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
           </Button>
         )}
-      </Table.Td>
+      </ResultCell>
     </Table.Tr>
   );
 });
+
+/**
+ * The right-hand cell of the scanner's tables (a result badge, a button): at least as wide as what
+ * it holds, so that on a phone the name beside it wraps and the badge is never cut short.
+ */
+function ResultCell({ children }: { children: React.ReactNode }) {
+  return (
+    <Table.Td ta="right">
+      <div style={{ minWidth: 'max-content' }}>{children}</div>
+    </Table.Td>
+  );
+}
 
 interface RecentScanRow {
   id: string;
@@ -534,12 +546,9 @@ const RecentScan = memo(function RecentScan({ row }: { row: RecentScanRow }) {
           />
         </Text>
       </Table.Td>
-      <Table.Td ta="right">
-        {/* At least as wide as its badge: on a phone the name wraps and the result is never cut short. */}
-        <div style={{ minWidth: 'max-content' }}>
-          <RecentResult result={row.result} undone={row.undone} />
-        </div>
-      </Table.Td>
+      <ResultCell>
+        <RecentResult result={row.result} undone={row.undone} />
+      </ResultCell>
     </Table.Tr>
   );
 });
