@@ -28,7 +28,7 @@ function foldersIn(relativeDir) {
 const webFeatures = 'apps/web/src/features';
 const serverModules = 'apps/server/src/modules';
 
-// Import boundaries (STYLE.md rule 1: a capability is a room). The zones are generated from the
+// Import boundaries (docs/style.md: a capability is a room). The zones are generated from the
 // folders on disk, so a new feature or module is covered without touching this file.
 const boundaryZones = [
   // Features never import each other; apps/web/src/app composes them.
@@ -43,13 +43,23 @@ const boundaryZones = [
     from: [webFeatures, 'apps/web/src/app'],
     message: 'apps/web/src/lib is below features and app: it may not import them.',
   },
-  // Modules never import each other's code; another module's schema.ts (its tables) is the shared data contract.
+  // A module calls another only through its declared surface (<module>.api.ts); its tables are
+  // readable through schema.ts. Everything else in a module folder is its own (docs/decisions/0026).
   ...foldersIn(serverModules).map((module, _index, modules) => ({
     target: `${serverModules}/${module}`,
     from: serverModules,
-    except: [`./${module}`, ...modules.filter((other) => other !== module).map((other) => `./${other}/schema.ts`)],
-    message: `Modules share only their schema.ts: move what "${module}" needs into apps/server/src/platform, or compose in apps/server/src/app.ts.`,
+    except: [
+      `./${module}`,
+      ...modules.filter((other) => other !== module).flatMap((other) => [`./${other}/${other}.api.ts`, `./${other}/schema.ts`]),
+    ],
+    message: `Another module is reached through its surface: import "<module>/<module>.api.ts" (or its schema.ts for its tables), and export what "${module}" needs from there.`,
   })),
+  {
+    target: ['apps/server/src/app.ts', 'apps/server/src/main.ts'],
+    from: serverModules,
+    except: foldersIn(serverModules).map((module) => `./${module}/${module}.api.ts`),
+    message: 'app.ts composes the modules through their surfaces (<module>.api.ts).',
+  },
   {
     target: 'apps/server/src/platform',
     from: serverModules,
@@ -130,6 +140,18 @@ export default defineConfig(
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: root, zones: boundaryZones }],
     },
+  },
+  {
+    // Modules call each other through their surfaces; a cycle between them would make two rooms one.
+    name: 'admit/no-module-cycles',
+    files: ['apps/server/src/modules/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // no-cycle reads the imported files itself: it needs to be told how to parse TypeScript.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx'],
+    },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
 
   {

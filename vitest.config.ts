@@ -7,6 +7,8 @@ const serverProject = (name: string, databaseUrl: string): TestProjectInlineConf
   test: {
     name,
     include: ['apps/server/src/**/*.test.ts'],
+    // Lints code, needs no database: runs once, with the unit tests.
+    exclude: ['apps/server/src/module-boundaries.test.ts'],
     environment: 'node',
     env: { TEST_DATABASE_URL: databaseUrl },
     globalSetup: ['apps/server/src/testing/global-setup.ts'],
@@ -21,7 +23,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
+          include: ['packages/shared/src/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'apps/server/src/module-boundaries.test.ts'],
           environment: 'node',
         },
       },

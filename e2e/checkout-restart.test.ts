@@ -1,37 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import { describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 describe('the server restarts while a buyer is at the payment step', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'admit-restart-'));
-  let port = '';
-  let server: AdmitServer;
-  let browser: Browser;
-  let buyer: Page;
-  let orderPath = '';
-
-  beforeAll(async () => {
-    port = String(await freePort());
-    server = await startAdmit({ DATA_DIR: dataDir, PORT: port });
-    browser = await launchChromium();
-    buyer = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const journey = useJourney();
 
   it('keeps the hold, and the payment after the restart completes the order once', async () => {
-    const organizer = await newPage(browser, server.url);
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    const organizer = await journey.newPage();
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     const call = callAs(organizer);
     const { organizationId } = await call('orgs.create', { name: 'Restart Records' });
     const { eventId, slug } = await call('events.create', {
@@ -47,18 +24,17 @@ describe('the server restarts while a buyer is at the payment step', () => {
     await call('events.publish', { eventId });
     await organizer.close();
 
-    await signUpAndVerify(buyer, 'Bea Buyer', 'bea@example.test', password);
+    const buyer = await journey.newPage();
+    await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(`/e/${slug}`);
     await buyer.getByRole('textbox', { name: 'Number of Entry tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await buyer.getByLabel('Card number').waitFor();
-    orderPath = new URL(buyer.url()).pathname;
+    const orderPath = new URL(buyer.url()).pathname;
 
     // SIGTERM, then the same data directory and port again: the page's live channel reconnects.
-    const exited = new Promise<number | null>((resolve) => server.process.once('exit', resolve));
-    server.process.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    server = await startAdmit({ DATA_DIR: dataDir, PORT: port });
+    expect(await journey.stopServer()).toBe(0);
+    await journey.startServer();
 
     await buyer.getByLabel('Card number').fill('4242 4242 4242 4242');
     await buyer.getByLabel('Expiry (MM/YY)').fill('12/34');

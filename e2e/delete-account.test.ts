@@ -1,30 +1,20 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { defaultPassword, signUpAndVerify, submitSignIn } from './support/sign-in';
 
 describe('a buyer deletes their account and the organizer keeps an anonymous order', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let organizer: Page;
   let buyer: Page;
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    organizer = await newPage(browser, server.url);
-    buyer = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    organizer = await journey.newPage();
+    buyer = await journey.newPage();
   });
 
   it('lets an organizer publish a free event and a buyer take a ticket', async () => {
-    await signUpAndVerify(organizer, 'Olga Organizer', 'olga@example.test', password);
+    await signUpAndVerify(organizer, { name: 'Olga Organizer', email: 'olga@example.test' });
     await organizer.getByRole('link', { name: 'Organize' }).first().click();
     await organizer.getByLabel('Organization name').fill('Harbour Nights');
     await organizer.getByRole('button', { name: 'Create organization' }).click();
@@ -45,10 +35,12 @@ describe('a buyer deletes their account and the organizer keeps an anonymous ord
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
     await organizer.getByRole('cell', { name: 'Standing' }).waitFor();
     await organizer.getByRole('button', { name: 'Publish' }).click();
-    const eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, server.url)
-      .pathname;
+    const eventPath = new URL(
+      (await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!,
+      journey.url,
+    ).pathname;
 
-    await signUpAndVerify(buyer, 'Dana Departing', 'dana@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Dana Departing', email: 'dana@example.test' });
     await buyer.goto(eventPath);
     await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('1');
     await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
@@ -62,14 +54,11 @@ describe('a buyer deletes their account and the organizer keeps an anonymous ord
     await buyer.getByText('Email and password').waitFor();
     await buyer.getByRole('button', { name: 'Delete my account' }).click();
     await buyer.getByRole('dialog', { name: 'Delete your account?' }).waitFor();
-    await buyer.getByLabel('Enter your password to confirm').fill(password);
+    await buyer.getByLabel('Enter your password to confirm').fill(defaultPassword);
     await buyer.getByRole('button', { name: 'Delete account for good' }).click();
 
     await buyer.getByRole('link', { name: 'Sign in' }).first().waitFor();
-    await buyer.goto('/sign-in');
-    await buyer.getByRole('textbox', { name: 'Email', exact: true }).fill('dana@example.test');
-    await buyer.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await buyer.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(buyer, { email: 'dana@example.test' });
     await buyer.getByText('That email and password do not match.').waitFor();
   });
 

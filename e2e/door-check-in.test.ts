@@ -1,17 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, screenshots, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs, screenshots } from './support/browser';
 import { fakeCameraArgs, writeQrVideo } from './support/fake-camera';
+import { useJourney } from './support/journey';
+import { signIn, signUpAndVerify } from './support/sign-in';
 
-const password = 'correct horse battery staple';
+const olivia = { name: 'Olivia Organizer', email: 'olivia@example.test' };
 
 describe('two doors check people in, with and without a network', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
   let doorOne: Page;
   let doorTwo: Page;
   let eventId = '';
@@ -23,13 +23,6 @@ describe('two doors check people in, with and without a network', () => {
     const field = page.getByRole('textbox', { name: 'Ticket code or name' });
     await field.fill(code);
     await field.press('Enter');
-  }
-  async function signInAsOlivia(page: Page) {
-    await page.goto('/sign-in');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill('olivia@example.test');
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('button', { name: 'Account menu' }).waitFor();
   }
   async function openScanner(page: Page, device: string) {
     await page.goto(`/manage/events/${eventId}/scan`);
@@ -49,10 +42,8 @@ describe('two doors check people in, with and without a network', () => {
   }
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    doorOne = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    await signUpAndVerify(doorOne, 'Olivia Organizer', 'olivia@example.test', password);
+    doorOne = await journey.newPage();
+    await signUpAndVerify(doorOne, olivia);
     const call = callAs(doorOne);
     const { organizationId } = await call('orgs.create', { name: 'Door Tests' });
     ({ eventId } = await call('events.create', {
@@ -71,13 +62,8 @@ describe('two doors check people in, with and without a network', () => {
     expect(codes).toHaveLength(4);
 
     // The second door is another phone, signed in as the same organizer.
-    doorTwo = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    await signInAsOlivia(doorTwo);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    doorTwo = await journey.newPage();
+    await signIn(doorTwo, olivia);
   });
 
   it('admits a ticket at one door and shows it as already checked in at the other, with the counts live on both', async () => {
@@ -189,22 +175,17 @@ describe('two doors check people in, with and without a network', () => {
     // plays a video made here): with no BarcodeDetector on Linux, the ZXing ponyfill reads it.
     const video = path.join(mkdtempSync(path.join(os.tmpdir(), 'admit-camera-')), 'ticket.y4m');
     writeQrVideo(video, codes[0]!);
-    const phone = await launchChromium(fakeCameraArgs(video));
-    try {
-      const doorThree = await newPage(phone, server.url, { timezoneId: 'Europe/Berlin', permissions: ['camera'] });
-      await signInAsOlivia(doorThree);
-      await openScanner(doorThree, 'Door 3');
-      await doorThree.getByRole('button', { name: 'Scan with the camera' }).click();
-      await doorThree.getByLabel('Camera view for scanning QR codes').waitFor();
-      await expect.poll(() => verdict(doorThree).getAttribute('data-result'), { timeout: 20_000 }).toBe('duplicate');
-      await verdict(doorThree).getByText('Olivia Organizer').waitFor();
-      await verdict(doorThree)
-        .getByText(/at Door 1$/)
-        .waitFor();
-      await doorThree.getByRole('button', { name: 'Close camera' }).click();
-      await doorThree.getByLabel('Camera view for scanning QR codes').waitFor({ state: 'detached' });
-    } finally {
-      await phone.close();
-    }
+    const doorThree = await journey.newPage({ chromiumArgs: fakeCameraArgs(video), permissions: ['camera'] });
+    await signIn(doorThree, olivia);
+    await openScanner(doorThree, 'Door 3');
+    await doorThree.getByRole('button', { name: 'Scan with the camera' }).click();
+    await doorThree.getByLabel('Camera view for scanning QR codes').waitFor();
+    await expect.poll(() => verdict(doorThree).getAttribute('data-result'), { timeout: 20_000 }).toBe('duplicate');
+    await verdict(doorThree).getByText('Olivia Organizer').waitFor();
+    await verdict(doorThree)
+      .getByText(/at Door 1$/)
+      .waitFor();
+    await doorThree.getByRole('button', { name: 'Close camera' }).click();
+    await doorThree.getByLabel('Camera view for scanning QR codes').waitFor({ state: 'detached' });
   });
 });

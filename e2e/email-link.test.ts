@@ -1,25 +1,17 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../apps/server/src/testing/totp';
-import { launchChromium, linkFromOutbox, newPage } from './support/browser';
+import { useJourney } from './support/journey';
+import { linkFromOutbox } from './support/outbox';
 
 describe('a new person signs in with a link by email, which works once', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
   const email = 'lena.link@example.test';
   let link = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await journey.newPage();
   });
 
   it('asks for a link on the sign-in page and is told to check the inbox', async () => {

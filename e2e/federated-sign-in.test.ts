@@ -1,8 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { useJourney } from './support/journey';
 import { startOidcProvider, type OidcProvider } from './support/oidc-provider';
+import { signUpAndVerify } from './support/sign-in';
 
 const grace = { login: 'grace', email: 'grace@example.test', name: 'Grace Hopper' };
 const ada = { login: 'ada', email: 'ada@example.test', name: 'Ada Lovelace' };
@@ -22,35 +22,32 @@ async function signedInEmail(page: Page): Promise<string> {
 }
 
 describe('a person signs in with an OpenID Connect provider', () => {
-  let server: AdmitServer;
   let provider: OidcProvider;
-  let browser: Browser;
+  const journey = useJourney({
+    // The provider must know the client's callback address, so it starts once Admit's port is chosen.
+    env: async ({ port }) => {
+      provider = await startOidcProvider({
+        redirectUri: `http://localhost:${port}/api/auth/callback/oidc`,
+        accounts: [grace, ada],
+      });
+      return {
+        OIDC_ISSUER: provider.issuer,
+        OIDC_CLIENT_ID: provider.clientId,
+        OIDC_CLIENT_SECRET: provider.clientSecret,
+        OIDC_NAME: 'Example ID',
+      };
+    },
+    // The provider's dev pages load a web font; this machine has no way out.
+    prepareContext: (context) => context.route(/fonts\.googleapis\.com/, (route) => route.abort()),
+  });
   let page: Page;
   let firstUserId: string;
 
   beforeAll(async () => {
-    // Admit's port is chosen first: the provider must know the callback address of the client.
-    const port = String(await freePort());
-    provider = await startOidcProvider({
-      redirectUri: `http://localhost:${port}/api/auth/callback/oidc`,
-      accounts: [grace, ada],
-    });
-    server = await startAdmit({
-      PORT: port,
-      OIDC_ISSUER: provider.issuer,
-      OIDC_CLIENT_ID: provider.clientId,
-      OIDC_CLIENT_SECRET: provider.clientSecret,
-      OIDC_NAME: 'Example ID',
-    });
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-    // The provider's dev pages load a web font; this machine has no way out.
-    await page.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
-  }, 120_000);
+    page = await journey.newPage();
+  });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await provider?.stop();
   });
 
@@ -70,7 +67,7 @@ describe('a person signs in with an OpenID Connect provider', () => {
     await page.locator('input[name="password"]').fill('any password');
     await page.getByRole('button', { name: 'Sign-in' }).click();
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL((url) => url.href.startsWith(server.url));
+    await page.waitForURL((url) => url.href.startsWith(journey.url));
     expect(await signedInEmail(page)).toBe(grace.email);
     firstUserId = await sessionUserId(page);
   });
@@ -81,7 +78,7 @@ describe('a person signs in with an OpenID Connect provider', () => {
     await page.goto('/sign-in');
     await page.getByRole('button', { name: 'Continue with Example ID' }).click();
     // Still signed in at the provider, with consent given: straight back to Admit.
-    await page.waitForURL((url) => url.href.startsWith(server.url) && !url.pathname.startsWith('/sign-in'));
+    await page.waitForURL((url) => url.href.startsWith(journey.url) && !url.pathname.startsWith('/sign-in'));
     expect(await signedInEmail(page)).toBe(grace.email);
     expect(await sessionUserId(page)).toBe(firstUserId);
 
@@ -93,20 +90,18 @@ describe('a person signs in with an OpenID Connect provider', () => {
 
   it('says so on the sign-in page when the person cancels at the provider', async () => {
     // Another browser, not signed in at the provider.
-    const other = await newPage(browser, server.url);
-    await other.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
+    const other = await journey.newPage();
     await other.goto('/sign-in');
     await other.getByRole('button', { name: 'Continue with Example ID' }).click();
     await other.getByRole('link', { name: '[ Cancel ]' }).click();
-    await other.waitForURL((url) => url.href.startsWith(`${server.url}/sign-in`));
+    await other.waitForURL((url) => url.href.startsWith(`${journey.url}/sign-in`));
     await other.getByRole('alert').filter({ hasText: 'Signing in with the provider was cancelled.' }).waitFor();
     await other.context().close();
   });
 
   it('links the provider to an account made with a password, from the account page', async () => {
-    const adas = await newPage(browser, server.url);
-    await adas.context().route(/fonts\.googleapis\.com/, (route) => route.abort());
-    await signUpAndVerify(adas, ada.name, ada.email, 'a long enough password');
+    const adas = await journey.newPage();
+    await signUpAndVerify(adas, { name: ada.name, email: ada.email, password: 'a long enough password' });
     const passwordUserId = await sessionUserId(adas);
 
     await adas.goto('/account');
@@ -117,7 +112,7 @@ describe('a person signs in with an OpenID Connect provider', () => {
     await adas.locator('input[name="password"]').fill('any password');
     await adas.getByRole('button', { name: 'Sign-in' }).click();
     await adas.getByRole('button', { name: 'Continue' }).click();
-    await adas.waitForURL(`${server.url}/account`);
+    await adas.waitForURL(`${journey.url}/account`);
     await adas.getByRole('button', { name: 'Remove Example ID' }).waitFor();
     await adas.getByRole('button', { name: 'Remove Email and password' }).waitFor();
 
@@ -125,7 +120,7 @@ describe('a person signs in with an OpenID Connect provider', () => {
     await adas.context().clearCookies({ name: /^better-auth\./ });
     await adas.goto('/sign-in');
     await adas.getByRole('button', { name: 'Continue with Example ID' }).click();
-    await adas.waitForURL((url) => url.href.startsWith(server.url) && !url.pathname.startsWith('/sign-in'));
+    await adas.waitForURL((url) => url.href.startsWith(journey.url) && !url.pathname.startsWith('/sign-in'));
     expect(await sessionUserId(adas)).toBe(passwordUserId);
     await adas.context().close();
   });

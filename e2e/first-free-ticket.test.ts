@@ -1,37 +1,28 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { readOutbox } from './support/outbox';
+import { defaultPassword, signUpAndVerify } from './support/sign-in';
 
 async function expectText(page: Page, text: string | RegExp, timeout = 5_000) {
   await page.getByText(text).first().waitFor({ timeout });
 }
 
 describe('an organizer publishes a free event and a buyer takes tickets, seen live by everyone', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
   let organizer: Page;
   let visitor: Page;
   let buyer: Page;
   let eventPath = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    organizer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    visitor = await newPage(browser, server.url, { timezoneId: 'America/New_York' });
-    buyer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    organizer = await journey.newPage();
+    visitor = await journey.newPage({ timezoneId: 'America/New_York' });
+    buyer = await journey.newPage();
   });
 
   it('lets a person sign up, verify their email, sign out and sign in again', async () => {
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     await organizer.getByRole('button', { name: 'Account menu' }).click();
     await organizer.getByRole('menuitem', { name: 'Sign out' }).click();
     await organizer.getByRole('link', { name: 'Sign in' }).first().click();
@@ -39,7 +30,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     await organizer.getByRole('textbox', { name: 'Password', exact: true }).fill('not the password');
     await organizer.getByRole('button', { name: 'Sign in' }).click();
     await expectText(organizer, 'That email and password do not match.');
-    await organizer.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await organizer.getByRole('textbox', { name: 'Password', exact: true }).fill(defaultPassword);
     await organizer.getByRole('button', { name: 'Sign in' }).click();
     await organizer.getByRole('button', { name: 'Account menu' }).waitFor();
   });
@@ -78,7 +69,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     await organizer.getByRole('button', { name: 'Publish' }).click();
     await expectText(organizer, 'On sale');
     await expectText(organizer, 'No orders yet');
-    eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, server.url)
+    eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, journey.url)
       .pathname;
     expect(eventPath).toMatch(/^\/e\/late-jazz-at-the-harbour-[0-9a-f]{6}$/);
   });
@@ -95,7 +86,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
   });
 
   it('lets a second person take two free tickets and see them with QR codes, while the organizer and the visitor see it live', async () => {
-    await signUpAndVerify(buyer, 'Bruno Buyer', 'bruno@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
     await buyer.goto(eventPath);
     await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
@@ -148,24 +139,17 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
   });
 
   it('emails the buyer each order with its tickets as a PDF, after the verification email', async () => {
-    const response = await buyer.request.get('/dev/outbox.json');
-    const { messages } = (await response.json()) as {
-      messages: { to: string; subject: string; text: string; attachments: { filename: string; contentType: string }[] }[];
-    };
-    const toBruno = messages.filter((message) => message.to === 'bruno@example.test');
+    const ticketsSubject = 'Your tickets for Late Jazz at the Harbour';
+    const toBruno = (await readOutbox(buyer)).filter((message) => message.to === 'bruno@example.test');
     expect(toBruno.find((message) => message.subject.startsWith('Verify'))?.text).toContain('/api/auth/verify-email?token=');
     // Two orders: two free Standing tickets, then two Balcony tickets. Emails go out after the answer.
     await expect
       .poll(async () => {
-        const { messages } = (await (await buyer.request.get('/dev/outbox.json')).json()) as { messages: typeof toBruno };
-        return messages.filter(
-          (message) => message.to === 'bruno@example.test' && message.subject === 'Your tickets for Late Jazz at the Harbour',
-        ).length;
+        const messages = await readOutbox(buyer);
+        return messages.filter((message) => message.to === 'bruno@example.test' && message.subject === ticketsSubject).length;
       })
       .toBe(2);
-    const confirmation = (
-      (await (await buyer.request.get('/dev/outbox.json')).json()) as { messages: typeof toBruno }
-    ).messages.find((message) => message.subject === 'Your tickets for Late Jazz at the Harbour')!;
+    const confirmation = (await readOutbox(buyer)).find((message) => message.subject === ticketsSubject)!;
     expect(confirmation.attachments.map((attachment) => attachment.contentType)).toContain('application/pdf');
     expect(confirmation.text).toContain('/tickets');
   });

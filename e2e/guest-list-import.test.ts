@@ -1,12 +1,12 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import Papa from 'papaparse';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 const shots = '/tmp/shots-csv';
-const password = 'correct horse battery staple';
 
 /** A guest list as a spreadsheet in Germany saves it: semicolons, German headers, "Gast" not guessed. */
 const firstFile = [
@@ -31,29 +31,21 @@ async function mapNameToGast(page: Page) {
 }
 
 describe('an organizer imports a guest list, fixes its errors, imports it, and imports it again', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
   let eventId = '';
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url, {
+    page = await journey.newPage({
       timezoneId: 'Europe/Berlin',
       viewport: { width: 1280, height: 900 },
       acceptDownloads: true,
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('opens the import from the event’s page', async () => {
-    await signUpAndVerify(page, 'Olivia Organizer', 'olivia@example.test', password);
+    await signUpAndVerify(page, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     const call = callAs(page);
     const { organizationId } = await call<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' });
     ({ eventId } = await call<{ eventId: string }>('events.create', {

@@ -1,22 +1,13 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
 
 describe('a visitor who reads German and uses only the keyboard', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await journey.newPage();
   });
 
   it('switches the interface to German and keeps the choice after a reload', async () => {

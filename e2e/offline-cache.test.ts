@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 /** Whether the offline cache in IndexedDB holds a live query of this name (what a reload offline will show). */
 const cacheHolds = (page: Page, queryName: string) =>
@@ -25,16 +24,13 @@ const cacheHolds = (page: Page, queryName: string) =>
   );
 
 describe('a buyer opens their tickets with no network, from the offline cache', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let buyer: Page;
   let eventPath = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    const organizer = await newPage(browser, server.url);
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    const organizer = await journey.newPage();
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     const call = callAs(organizer);
     const { organizationId } = await call('orgs.create', { name: 'Cellar Club' });
     const { eventId, slug } = await call('events.create', {
@@ -50,16 +46,11 @@ describe('a buyer opens their tickets with no network, from the offline cache', 
     await call('events.publish', { eventId });
     eventPath = `/e/${slug}`;
     await organizer.close();
-    buyer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    buyer = await journey.newPage({ timezoneId: 'Europe/Berlin' });
   });
 
   it('shows my tickets with their QR codes after a reload with the network off, marked as saved data', async () => {
-    await signUpAndVerify(buyer, 'Bea Buyer', 'bea@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(eventPath);
     await buyer.getByRole('textbox', { name: 'Number of Entry tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();

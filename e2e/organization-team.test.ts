@@ -1,31 +1,21 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 describe('an owner builds a door team by invitation, and roles change live', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let owner: Page;
   let invitee: Page;
   let organizationPath = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    owner = await newPage(browser, server.url);
-    invitee = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    owner = await journey.newPage();
+    invitee = await journey.newPage();
   });
 
   it('lets the owner invite an email as door staff from the members page', async () => {
-    await signUpAndVerify(owner, 'Olivia Owner', 'olivia@example.test', password);
+    await signUpAndVerify(owner, { name: 'Olivia Owner', email: 'olivia@example.test' });
     await owner.getByRole('link', { name: 'Organize' }).first().click();
     await owner.getByLabel('Organization name').fill('Night Owls');
     await owner.getByRole('button', { name: 'Create organization' }).click();
@@ -48,7 +38,7 @@ describe('an owner builds a door team by invitation, and roles change live', () 
   });
 
   it('lets the invitee sign up with that email, see the invitation and accept it as door staff', async () => {
-    await signUpAndVerify(invitee, 'Dana Door', 'dana@example.test', password);
+    await signUpAndVerify(invitee, { name: 'Dana Door', email: 'dana@example.test' });
     await invitee.goto('/manage');
     const invitations = invitee.getByRole('region', { name: 'Invitations for you' });
     await invitations.getByText('Olivia Owner invited you to join Night Owls as door staff.').waitFor();

@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
-const password = 'correct horse battery staple';
 const shots = '/tmp/shots';
 
 /** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
@@ -16,27 +15,19 @@ async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
 }
 
 describe('an organizer refunds one ticket of a paid order and follows it on the order’s page', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
   let organizer: Page;
   let buyer: Page;
   let eventId = '';
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
-    server = await startAdmit();
-    browser = await launchChromium();
-    organizer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin', viewport: { width: 1280, height: 900 } });
-    buyer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    organizer = await journey.newPage({ viewport: { width: 1280, height: 900 } });
+    buyer = await journey.newPage();
   });
 
   it('sets up an event with a priced ticket type and a buyer who paid for two tickets with a test card', async () => {
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     // The organizer's price field is another screen's work: the event is made through the same callables it uses.
     const { organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' });
     ({ eventId } = await call<{ eventId: string }>(organizer, 'events.create', {
@@ -57,7 +48,7 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
     });
     await call(organizer, 'events.publish', { eventId });
 
-    await signUpAndVerify(buyer, 'Bruno Buyer', 'bruno@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
     const { orderId } = await call<{ orderId: string }>(buyer, 'orders.create', {
       eventId,
       lines: [{ ticketTypeId, quantity: 2 }],

@@ -1,9 +1,8 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, screenshots, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshots } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 async function expectText(page: Page, text: string | RegExp, timeout = 5_000) {
   await page.getByText(text).first().waitFor({ timeout });
@@ -19,28 +18,20 @@ function stripeRequests(page: Page) {
 }
 
 describe('a buyer pays for tickets in yen with the sandbox provider, while the organizer watches the order', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let organizer: Page;
   let buyer: Page;
   let buyerStripe: string[];
   let eventPath = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    organizer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    buyer = await newPage(browser, server.url, { timezoneId: 'Asia/Tokyo' });
+    organizer = await journey.newPage({ timezoneId: 'Europe/Berlin' });
+    buyer = await journey.newPage({ timezoneId: 'Asia/Tokyo' });
     buyerStripe = stripeRequests(buyer);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
-
   it('lets the organizer sell a ticket type with a price in yen', async () => {
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     await organizer.getByRole('link', { name: 'Organize' }).first().click();
     await organizer.getByLabel('Organization name').fill('Tokyo Jazz Club');
     await organizer.getByRole('button', { name: 'Create organization' }).click();
@@ -68,12 +59,12 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
     await organizer.getByRole('cell', { name: '¥1,500' }).waitFor();
     await organizer.getByRole('button', { name: 'Publish' }).click();
     await expectText(organizer, 'On sale');
-    eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, server.url)
+    eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, journey.url)
       .pathname;
   });
 
   it('holds two tickets with a countdown and marks the payment form as test payments', async () => {
-    await signUpAndVerify(buyer, 'Bruno Buyer', 'bruno@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
     await buyer.goto(eventPath);
     await expectText(buyer, '¥1,500');
     await buyer.getByRole('textbox', { name: 'Number of Seat tickets' }).fill('2');

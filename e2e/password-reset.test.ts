@@ -1,26 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, linkFromOutbox, newPage, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { linkFromOutbox } from './support/outbox';
+import { signUpAndVerify, submitSignIn } from './support/sign-in';
 
 describe('a person who forgot their password chooses a new one from the emailed link', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
   const email = 'rosa@example.test';
   let resetLink = '';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-    await signUpAndVerify(page, 'Rosa Reset', email, 'the old password');
+    page = await journey.newPage();
+    await signUpAndVerify(page, { name: 'Rosa Reset', email, password: 'the old password' });
     await page.context().clearCookies();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   it('asks for a reset link from the sign-in page and gets the same answer for any address', async () => {
@@ -65,10 +58,7 @@ describe('a person who forgot their password chooses a new one from the emailed 
   });
 
   it('signs in with the new password and no longer with the old one', async () => {
-    await page.goto('/sign-in');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('the old password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, { email, password: 'the old password' });
     await page.getByText('That email and password do not match.').waitFor();
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('a fresh new password');
     await page.getByRole('button', { name: 'Sign in' }).click();

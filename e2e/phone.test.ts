@@ -1,34 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage } from './support/browser';
-
-/** The newest 6-digit code texted to `phone`, from the dev outbox. */
-async function codeFromOutbox(page: Page, phone: string): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const response = await page.request.get('/dev/outbox.json');
-    const { messages } = (await response.json()) as { messages: { to: string; channel: string; text: string }[] };
-    const code = messages.find((message) => message.channel === 'sms' && message.to === phone)?.text.match(/\b\d{6}\b/)?.[0];
-    if (code) return code;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`No text message for ${phone} in the outbox`);
-}
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { codeFromOutbox } from './support/outbox';
 
 describe('a new person signs in with a phone number and a texted code', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await journey.newPage();
   });
 
   it('explains what a number needs when it has no country code', async () => {

@@ -1,12 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { startAdmit } from './support/admit-server';
-
-const dataDir = mkdtempSync(path.join(tmpdir(), 'admit-lifecycle-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+import { describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
 
 function runServerOnce(env: Record<string, string>) {
   return spawnSync(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
@@ -17,45 +13,43 @@ function runServerOnce(env: Record<string, string>) {
 }
 
 describe('the embedded server on its data directory', () => {
+  // No page is opened, so no browser is launched: the server and its data dir are all there is.
+  const journey = useJourney();
+
   it('keeps data across a clean SIGTERM shutdown and a restart, and refuses a second server on the same directory', async () => {
-    const first = await startAdmit({ DATA_DIR: dataDir });
-    const signUp = await fetch(`${first.url}/api/auth/sign-up/email`, {
+    const signUp = await fetch(`${journey.url}/api/auth/sign-up/email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', origin: first.url },
+      headers: { 'content-type': 'application/json', origin: journey.url },
       body: JSON.stringify({ name: 'Rita Restart', email: 'rita@example.test', password: 'persisted password' }),
     });
     expect(signUp.status).toBe(200);
 
-    const second = runServerOnce({ DATA_DIR: dataDir, PORT: '0' });
+    const second = runServerOnce({ DATA_DIR: journey.dataDir, PORT: '0' });
     expect(second.status).toBe(1);
     expect(second.stderr).toContain('already using the data directory');
 
-    const exited = new Promise<number | null>((resolve) => first.process.once('exit', resolve));
-    first.process.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    expect(existsSync(path.join(dataDir, 'admit.lock'))).toBe(false);
+    expect(await journey.stopServer()).toBe(0);
+    expect(existsSync(path.join(journey.dataDir, 'admit.lock'))).toBe(false);
 
-    const again = await startAdmit({ DATA_DIR: dataDir });
+    await journey.startServer();
     try {
-      const outbox = (await (await fetch(`${again.url}/dev/outbox.json`)).json()) as { messages: { to: string }[] };
+      const outbox = (await (await fetch(`${journey.url}/dev/outbox.json`)).json()) as { messages: { to: string }[] };
       expect(outbox.messages.map((message) => message.to)).toContain('rita@example.test');
       // The account and its password survived: signing in finds it (and asks for the email to be verified).
-      const signIn = await fetch(`${again.url}/api/auth/sign-in/email`, {
+      const signIn = await fetch(`${journey.url}/api/auth/sign-in/email`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', origin: again.url },
+        headers: { 'content-type': 'application/json', origin: journey.url },
         body: JSON.stringify({ email: 'rita@example.test', password: 'persisted password' }),
       });
       expect(signIn.status).toBe(403);
       expect(((await signIn.json()) as { code: string }).code).toBe('EMAIL_NOT_VERIFIED');
     } finally {
-      const stopped = new Promise<number | null>((resolve) => again.process.once('exit', resolve));
-      again.process.kill('SIGINT');
-      expect(await stopped).toBe(0);
+      expect(await journey.stopServer('SIGINT')).toBe(0);
     }
   });
 
   it('stops at start with one line naming a badly configured variable', () => {
-    const result = runServerOnce({ DATA_DIR: dataDir, PORT: 'eighty' });
+    const result = runServerOnce({ DATA_DIR: journey.dataDir, PORT: 'eighty' });
     expect(result.status).toBe(1);
     const lines = result.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);

@@ -1,41 +1,24 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { signIn, signUpAndVerify } from './support/sign-in';
 
-const email = 'sam@example.test';
-const password = 'correct horse battery staple';
-
-async function signIn(page: Page) {
-  await page.goto('/sign-in');
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByRole('button', { name: 'Account menu' }).waitFor();
-}
+const sam = { name: 'Sam Sessions', email: 'sam@example.test' };
 
 describe('a person sees where they are signed in and signs another device out', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let laptop: Page;
   let phone: Page;
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    laptop = await newPage(browser, server.url);
-    phone = await newPage(browser, server.url, {
+    laptop = await journey.newPage();
+    phone = await journey.newPage({
       userAgent:
         'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
       viewport: { width: 390, height: 844 },
     });
-    await signUpAndVerify(laptop, 'Sam Sessions', email, password);
-    await signIn(phone);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    await signUpAndVerify(laptop, sam);
+    await signIn(phone, sam);
   });
 
   it('lists both sessions on the account page, this device marked', async () => {
@@ -59,7 +42,7 @@ describe('a person sees where they are signed in and signs another device out', 
   });
 
   it('signs out every other session at once and keeps this one', async () => {
-    await signIn(phone);
+    await signIn(phone, sam);
     await laptop.reload();
     // The whole account page loads again (sign-in methods, sessions): more than expect.poll's default second.
     await expect.poll(() => laptop.getByRole('listitem').count(), { timeout: 5_000 }).toBe(2);

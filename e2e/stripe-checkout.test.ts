@@ -1,10 +1,9 @@
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { callAs, launchChromium, newPage, signUpAndVerify } from './support/browser';
-
-const password = 'correct horse battery staple';
+import { callAs } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 /**
  * Stands in for Stripe.js at its real address (https://js.stripe.com/<release>/stripe.js), served by
@@ -60,9 +59,17 @@ window.Stripe = function Stripe(publishableKey) {
 
 describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure back to the order page', () => {
   let standIn: StripeStandIn;
-  let server: AdmitServer;
-  let browser: Browser;
-  let context: BrowserContext;
+  const journey = useJourney({
+    env: async () => {
+      standIn = await startStripeStandIn();
+      return {
+        STRIPE_SECRET_KEY: 'sk_test_browser_journey',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_browser_journey',
+        STRIPE_WEBHOOK_SECRET: 'whsec_browser_journey',
+        STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
+      };
+    },
+  });
   let buyer: Page;
   let eventPath = '';
   let ticketTypeId = '';
@@ -85,16 +92,8 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
   }
 
   beforeAll(async () => {
-    standIn = await startStripeStandIn();
-    server = await startAdmit({
-      STRIPE_SECRET_KEY: 'sk_test_browser_journey',
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_browser_journey',
-      STRIPE_WEBHOOK_SECRET: 'whsec_browser_journey',
-      STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
-    });
-    browser = await launchChromium();
-    buyer = await newPage(browser, server.url, { timezoneId: 'Europe/Berlin' });
-    context = buyer.context();
+    buyer = await journey.newPage({ timezoneId: 'Europe/Berlin' });
+    const context = buyer.context();
     buyer.on('request', (request) => {
       if (/(^|\.)stripe\.(com|network)$/.test(new URL(request.url()).hostname)) stripeRequests.push(request.url());
     });
@@ -104,8 +103,8 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     await context.route('https://api.stripe.com/v1/payment_intents/*/confirm', confirmAtStripe);
 
     // The organizer's side is covered by other journeys: here the event is made through the callables.
-    const organizer = await newPage(browser, server.url);
-    await signUpAndVerify(organizer, 'Olivia Organizer', 'olivia@example.test', password);
+    const organizer = await journey.newPage();
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     const call = callAs(organizer);
     const { organizationId } = await call('orgs.create', { name: 'Harbour Sounds' });
     const { eventId, slug } = await call('events.create', {
@@ -131,15 +130,13 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
     await standIn?.close();
   });
 
   it('loads nothing from Stripe on the home page, the event page, sign-in and choosing tickets', async () => {
     await buyer.goto('/');
     await buyer.goto('/sign-in');
-    await signUpAndVerify(buyer, 'Bea Buyer', 'bea@example.test', password);
+    await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(eventPath);
     await buyer.getByRole('heading', { name: 'Harbour Sessions' }).waitFor();
     await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');

@@ -1,26 +1,18 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
 
 describe('someone guessing a password is slowed down and told how long to wait', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
   const email = 'guessed@example.test';
   const password = 'the right password';
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-    await signUpAndVerify(page, 'Gus Guessed', email, password);
+    page = await journey.newPage();
+    await signUpAndVerify(page, { name: 'Gus Guessed', email, password });
     await page.context().clearCookies();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 
   async function signIn(withPassword: string) {

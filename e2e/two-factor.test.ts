@@ -1,13 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../apps/server/src/testing/totp';
-import { startAdmit, type AdmitServer } from './support/admit-server';
-import { launchChromium, newPage, signUpAndVerify } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify, submitSignIn } from './support/sign-in';
 
 describe('a person turns on two-factor authentication and is asked for a code at sign-in', () => {
-  let server: AdmitServer;
-  let browser: Browser;
+  const journey = useJourney();
   let page: Page;
   const email = 'toni.totp@example.test';
   const password = 'a long enough password';
@@ -15,23 +14,13 @@ describe('a person turns on two-factor authentication and is asked for a code at
   let backupCodes: string[] = [];
 
   beforeAll(async () => {
-    server = await startAdmit();
-    browser = await launchChromium();
-    page = await newPage(browser, server.url);
-    await signUpAndVerify(page, 'Toni Totp', email, password);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+    page = await journey.newPage();
+    await signUpAndVerify(page, { name: 'Toni Totp', email, password });
   });
 
   async function signInWithPassword() {
     await page.context().clearCookies();
-    await page.goto('/sign-in?redirect=/account');
-    await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await submitSignIn(page, { email, password }, '/sign-in?redirect=/account');
     await page.getByText('Enter the 6-digit code from your app.').waitFor();
   }
 

@@ -1,60 +1,55 @@
-// bench/checkin-sync (issue 5, DESIGN §8): `npm run bench:checkin-sync`; see bench/README.md.
+// bench/checkin-sync: `npm run bench:checkin-sync`; see bench/README.md.
 //
 // The real server (apps/server/src/main.ts in its own process) on a scratch PostgreSQL database; one
 // event with 1,800 free tickets issued through `orders.create`; four door devices, each signed in as
 // a staff member with a queue of 500 scans made offline (own idempotency key and scan time each);
 // 200 of the 2,000 scans are planted second scans of a ticket another door also scanned. Then the
-// four sync at once, each replaying its queue one scan after another in order over HTTP
-// (`POST /fn/checkin.scan`, as the browser's scan mutations do in their one scope):
-//   - time to sync all 2,000 (target ≤ 5 s), scans/s, per-scan latency p50/p95/p99;
+// four sync at once, each sending its queue in order over HTTP as the browser does on reconnect
+// (`POST /fn/checkin.scanBatch`, or with BENCH_BATCH=0 `POST /fn/checkin.scan` one scan after another):
+//   - time to sync all 2,000 (target ≤ 5 s), scans/s, per-request latency p50/p95/p99;
 //   - checks: each ticket admitted at most once, duplicates flagged = duplicates planted, no scan
 //     lost, every scan's time kept; a re-upload of every queue (same keys) changes nothing and gets
-//     the same answers; the data invariants of DESIGN §4;
+//     the same answers; the data invariants hold;
 //   - where the time goes: the same four serial streams of a signed-in call that reads one row (the
 //     floor of HTTP + session lookup), CPU by process, the server's database sessions' states, and
 //     with BENCH_PROFILE=1 a CPU profile of the server during the sync.
 //
 // Environment: BENCH_DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_SERVER_ROOT (run the server from another checkout, e.g. a scratch copy with a proposed
-// change), BENCH_BATCH=<n> (send each device's queue through `checkin.scanBatch` in calls of n scans,
-// for a server that has it), BENCH_PROFILE=1, BENCH_LABEL (result goes to checkin-sync-<label>.json).
-import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+// change), BENCH_BATCH=<n> (scans per `checkin.scanBatch` call, default 500; 0 sends one
+// `checkin.scan` call per scan), BENCH_PROFILE=1, BENCH_LABEL (a name for the run, kept in its result).
 import type { ScanOutput } from '@admit/shared/checkin';
-import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import type { Db } from '../../apps/server/src/platform/db/database';
-import { dataInvariantViolations } from '../../apps/server/src/testing/invariants';
-import { cpuBetween, latencyOf, sampleCpu, sampleSessions } from '../flash-sale/measure';
-import { summarizeCpuProfile } from '../flash-sale/profile';
-import { call, createPeople, createSaleEvent, createScratchDatabase, type Person } from '../flash-sale/setup';
-import { startServer, type RunningServer } from '../live-fanout/server';
+import { post } from '../support/callable';
+import { cleanupOnExit } from '../support/cleanup';
+import { cpuBetween, sampleCpu } from '../support/cpu';
+import { sampleSessions } from '../support/database-sessions';
+import { checkInvariants } from '../support/invariants';
+import { loadAverage, machine } from '../support/machine';
+import { adminDatabaseUrl, flagOption, numberOption, repositoryRoot, serverRootOption, textOption } from '../support/options';
+import { addStaff, createOrganization, createPeople, type Person } from '../support/people';
+import { writeResult } from '../support/results';
+import { issueFreeTickets, maxPerOrder } from '../support/sale-event';
+import { createScratchDatabase } from '../support/scratch-database';
+import { serverProfiler } from '../support/server-profiler';
+import { startServer, type RunningServer } from '../support/server';
+import { percentiles, round } from '../support/stats';
 import { planQueues, type Device, type DoorTicket } from './queues';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const serverRoot = path.resolve(process.env.BENCH_SERVER_ROOT ?? root);
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const serverRoot = serverRootOption();
 // As the browser sends a queue on reconnect (features/checkin/offline-scans.ts); BENCH_BATCH=0 sends one call per scan.
-const batchSize = process.env.BENCH_BATCH === undefined ? 500 : Number(process.env.BENCH_BATCH) || undefined;
-const profiling = process.env.BENCH_PROFILE === '1';
-const label = process.env.BENCH_LABEL ?? (profiling ? 'profile' : undefined);
+const batchSize = numberOption('BENCH_BATCH', 500) || undefined;
+const profiling = flagOption('BENCH_PROFILE');
+const label = textOption('BENCH_LABEL');
 
 const devices = 4;
 const scansPerDevice = 500;
 const plantedDuplicates = 200; // 10% of all scans
 const tickets = devices * scansPerDevice - plantedDuplicates;
-const ticketsPerOrder = 10; // the ticket type's maxPerOrder
 const setupConcurrency = 8;
 const offlineMinutes = 40;
 const seed = 5;
 const targets = { syncSeconds: 5 };
-
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
 interface Door {
   name: string;
@@ -70,24 +65,13 @@ interface Answered {
   ms: number;
 }
 
-async function post(url: string, token: string, name: string, data: unknown) {
-  const started = performance.now();
-  const response = await fetch(`${url}/fn/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ data }),
-  });
-  const body = (await response.json()) as { result?: unknown; error?: unknown };
-  return { status: response.status, body, ms: performance.now() - started };
-}
-
 /** One device's replay: every queued scan in order, the next only once the last was answered. */
 async function replayQueue(url: string, door: Door): Promise<Answered[]> {
   const answers: Answered[] = [];
   if (batchSize) {
     for (let start = 0; start < door.queue.length; start += batchSize) {
       const chunk = door.queue.slice(start, start + batchSize);
-      const sent = await post(url, door.staff.token, 'checkin.scanBatch', { scans: chunk.map((scan) => scan.input) });
+      const sent = await post(url, door.staff, 'checkin.scanBatch', { scans: chunk.map((scan) => scan.input) });
       const results = (sent.body.result as { answers?: ScanOutput[] } | undefined)?.answers ?? [];
       chunk.forEach((scan, index) =>
         answers.push({
@@ -102,7 +86,7 @@ async function replayQueue(url: string, door: Door): Promise<Answered[]> {
     return answers;
   }
   for (const scan of door.queue) {
-    const sent = await post(url, door.staff.token, 'checkin.scan', scan.input);
+    const sent = await post(url, door.staff, 'checkin.scan', scan.input);
     answers.push({
       key: scan.input.idempotencyKey,
       status: sent.status,
@@ -133,7 +117,7 @@ async function syncAll(run: { url: string; server: RunningServer; databaseUrl: s
     scansPerSecond: Math.round(answers.length / seconds),
     perDoorSeconds: perDoor.map((list) => round(list.reduce((sum, one) => sum + (batchSize ? 0 : one.ms), 0) / 1000, 3)),
     statuses,
-    latencyMs: latencyOf(requestMs),
+    latencyMs: percentiles(requestMs),
     latencyOf: batchSize ? `one checkin.scanBatch call of up to ${batchSize} scans` : 'one checkin.scan call',
     cpu,
     serverDatabaseSessions: sessionStates,
@@ -158,7 +142,7 @@ async function signedInFloor(url: string, doors: Door[]) {
   await Promise.all(
     doors.map(async (door) => {
       for (let index = 0; index < scansPerDevice; index++) {
-        const sent = await post(url, door.staff.token, 'orders.cancel', { orderId: 'no-such-order' });
+        const sent = await post(url, door.staff, 'orders.cancel', { orderId: 'no-such-order' });
         if (sent.status !== 404) throw new Error(`orders.cancel answered ${sent.status}`);
         latencies.push(sent.ms);
       }
@@ -169,7 +153,7 @@ async function signedInFloor(url: string, doors: Door[]) {
     calls: latencies.length,
     seconds: round(seconds, 3),
     callsPerSecond: Math.round(latencies.length / seconds),
-    latencyMs: latencyOf(latencies),
+    latencyMs: percentiles(latencies),
   };
   console.log(
     `floor (4 serial streams × ${scansPerDevice} signed-in orders.cancel → 404: HTTP + session + one select): ` +
@@ -282,76 +266,18 @@ async function check(pool: pg.Pool, eventId: string, doors: Door[], answers: Ans
   return { ...checks, pass };
 }
 
-/** An event's free tickets, through orders.create (10 per order, a few buyers' orders in flight at a time). */
-async function createTickets(
-  url: string,
-  databaseUrl: string,
-  organizer: Person,
-  organizationId: string,
-  title: string,
-  count: number,
-) {
-  const sale = await createSaleEvent(url, organizer, organizationId, { title, capacity: count, price: 0 });
-  const orders = Math.ceil(count / ticketsPerOrder);
-  const buyers = await createPeople(databaseUrl, orders, `buyer-${title.replaceAll(' ', '-').toLowerCase()}`);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: setupConcurrency }, async () => {
-      while (next < orders) {
-        const index = next++;
-        const quantity = Math.min(ticketsPerOrder, count - index * ticketsPerOrder);
-        await call(url, buyers[index]!.token, 'orders.create', {
-          eventId: sale.eventId,
-          lines: [{ ticketTypeId: sale.ticketTypeId, quantity }],
-          idempotencyKey: `bench-order-${sale.eventId}-${index}`,
-        });
-      }
-    }),
-  );
-  return { sale, orders };
-}
-
-async function machine(pool: pg.Pool, loadAverageAtStart: number[]) {
-  const settings = await pool.query<{ name: string; setting: string }>(
-    `select name, setting from pg_settings where name in ('max_connections', 'shared_buffers', 'synchronous_commit', 'fsync')`,
-  );
-  const { rows } = await pool.query<{ version: string }>('select version()');
-  return {
-    cores: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    memoryBytes: os.totalmem(),
-    node: process.version,
-    postgres: rows[0]!.version,
-    postgresSettings: Object.fromEntries(settings.rows.map((row) => [row.name, row.setting])),
-    loadAverageAtStart,
-    loadAverageAtEnd: os.loadavg().map((value) => round(value)),
-    note: 'the server, PostgreSQL and the devices share these cores, and so does any other work (cpu.otherCores)',
-  };
-}
-
-function gitCommit(): string | undefined {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: serverRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
 async function main() {
-  const loadAverageAtStart = os.loadavg().map((value) => round(value));
-  const database = await createScratchDatabase(adminUrl);
-  const profileDir = profiling ? mkdtempSync(path.join(os.tmpdir(), 'admit-bench-checkin-profile-')) : undefined;
-  const profileFile = profileDir ? path.join(profileDir, 'server.cpuprofile') : undefined;
-  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  let server: RunningServer | undefined;
+  const loadAverageAtStart = loadAverage();
+  const cleanup = cleanupOnExit();
   try {
-    server = await startServer(serverRoot, {
-      DATABASE_URL: database.url,
-      AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123',
-      ...(profileFile
-        ? { NODE_OPTIONS: `--import=${path.join(root, 'bench/flash-sale/cpu-profile.mjs')}`, BENCH_CPU_PROFILE_FILE: profileFile }
-        : {}),
-    });
+    const database = await createScratchDatabase(adminDatabaseUrl());
+    cleanup.add('drop the scratch database', () => database.drop());
+    const profiler = profiling ? serverProfiler() : undefined;
+    if (profiler) cleanup.add('remove the profile', () => profiler.remove());
+    const server = await startServer({ root: serverRoot, env: { DATABASE_URL: database.url, ...profiler?.env } });
+    cleanup.add('stop the server', () => server.stop());
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    cleanup.add('close the pool', () => pool.end());
     const url = server.url;
     console.log(
       `checkin-sync: server pid ${server.process.pid} at ${url}, database ${database.name}, server code from ${serverRoot}`,
@@ -359,18 +285,22 @@ async function main() {
 
     // Set-up (not timed): an organizer's organization, staff for four doors, the event's tickets.
     const setupStarted = performance.now();
-    const [organizer] = await createPeople(database.url, 1, 'organizer');
-    const { organizationId } = await call<{ organizationId: string }>(url, organizer!.token, 'orgs.create', {
-      name: 'Bench Door Crew',
-    });
+    const { organizer, organizationId } = await createOrganization(url, database.url, 'Bench Door Crew');
     const staff = await createPeople(database.url, devices, 'door');
-    // As apps/server/src/testing/fixtures.ts `addMember` does: a member row with the staff role.
-    await pool.query(
-      `insert into member (id, organization_id, user_id, role) select gen_random_uuid()::text, $1, id, 'staff' from unnest($2::text[]) as id`,
-      [organizationId, staff.map((person) => person.userId)],
-    );
-    const warmUp = await createTickets(url, database.url, organizer!, organizationId, 'Warm up', 40);
-    const { sale, orders } = await createTickets(url, database.url, organizer!, organizationId, 'Door night', tickets);
+    await addStaff(database.url, organizationId, staff);
+    const ticketsOf = (title: string, count: number) =>
+      issueFreeTickets({
+        baseUrl: url,
+        databaseUrl: database.url,
+        organizer,
+        organizationId,
+        title,
+        count,
+        buyerPrefix: `buyer-${title.replaceAll(' ', '-').toLowerCase()}`,
+        inFlight: setupConcurrency,
+      });
+    const warmUp = await ticketsOf('Warm up', 40);
+    const { sale, orders } = await ticketsOf('Door night', tickets);
     const ticketRows = await pool.query<DoorTicket>(
       `select id, code from ticket where event_id = $1 and status = 'valid' order by id`,
       [sale.eventId],
@@ -391,8 +321,8 @@ async function main() {
     });
     const doors: Door[] = plan.map((device, index) => ({ ...device, staff: staff[index]! }));
 
-    // Warm the server's code paths (a venue's server has been up for a while): the signed-in floor,
-    // then the same doors syncing a small queue on another event.
+    // Warm the server's code paths (a venue's server has been up for a while): the same doors syncing
+    // a small queue on another event, then the signed-in floor.
     const warmTickets = await pool.query<DoorTicket>(`select id, code from ticket where event_id = $1`, [warmUp.sale.eventId]);
     const warmPlan = planQueues({
       eventId: warmUp.sale.eventId,
@@ -408,9 +338,9 @@ async function main() {
     const floor = await signedInFloor(url, doors);
 
     const run = { url, server, databaseUrl: database.url };
-    if (profiling) process.kill(server.process.pid!, 'SIGUSR2');
+    profiler?.start(server);
     const sync = await syncAll(run, doors, 'sync');
-    if (profiling) process.kill(server.process.pid!, 'SIGUSR2');
+    const profile = await profiler?.stop(server);
     const checks = await check(pool, sale.eventId, doors, sync.answers);
     console.log(`checks after the sync: ${JSON.stringify(checks)}`);
 
@@ -427,15 +357,8 @@ async function main() {
     reupload.pass = reupload.rowsUnchanged && reupload.answersDiffering === 0 && (again.result.statuses['200'] ?? 0) === 2_000;
     console.log(`re-upload: rows unchanged ${reupload.rowsUnchanged}, answers differing ${reupload.answersDiffering}`);
 
-    const violations = await dataInvariantViolations(drizzle(pool) as unknown as Db);
-    console.log(violations.length === 0 ? 'invariants: all hold' : `invariants VIOLATED:\n  ${violations.join('\n  ')}`);
-
-    let profile: ReturnType<typeof summarizeCpuProfile> | undefined;
-    if (profileFile) {
-      for (let waited = 0; !existsSync(profileFile) && waited < 30_000; waited += 200) await sleep(200);
-      profile = summarizeCpuProfile(profileFile);
-      console.log(JSON.stringify(profile.byGroup, null, 2));
-    }
+    const invariants = await checkInvariants(pool);
+    if (profile) console.log(JSON.stringify(profile.byGroup, null, 2));
 
     const meetsTarget = sync.result.seconds <= targets.syncSeconds;
     console.log(
@@ -444,49 +367,47 @@ async function main() {
         `re-upload ${reupload.pass ? 'changes nothing' : 'CHANGED SOMETHING'}`,
     );
 
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const file = path.join(root, 'bench/results', label ? `checkin-sync-${label}.json` : 'checkin-sync.json');
-    const report = {
-      benchmark: 'checkin-sync',
-      label,
-      date: new Date().toISOString(),
-      commit: gitCommit(),
-      serverCode: serverRoot === root ? '.' : serverRoot,
-      machine: await machine(pool, loadAverageAtStart),
-      inputs: {
-        devices,
-        scansPerDevice,
-        plantedDuplicates,
-        tickets,
-        ticketSetUp: `${orders} free orders of up to ${ticketsPerOrder} tickets through POST /fn/orders.create (${setupConcurrency} in flight), ${setupSeconds} s`,
-        staff:
-          'one staff member per device: users and sessions written to Better Auth tables (flash-sale/setup.ts), member rows as the test fixtures add them',
-        offlineMinutes,
-        seed,
-        sync: batchSize
-          ? `each device sends its queue through POST /fn/checkin.scanBatch in calls of ${batchSize}, one after another; the devices in parallel`
-          : 'each device POST /fn/checkin.scan one scan after another in queue order (Authorization: Bearer); the devices in parallel',
-        warmUp: 'the same four doors sync 48 scans on another event, then the signed-in floor runs, before the timed sync',
-        profiling,
-        targets,
+    writeResult(
+      'checkin-sync',
+      {
+        label,
+        serverCode: serverRoot === repositoryRoot ? '.' : serverRoot,
+        machine: await machine({
+          loadAverageAtStart,
+          databaseUrl: database.url,
+          note: 'the server, PostgreSQL and the devices share these cores, and so does any other work (cpu.otherCores)',
+        }),
+        inputs: {
+          devices,
+          scansPerDevice,
+          plantedDuplicates,
+          tickets,
+          ticketSetUp: `${orders} free orders of up to ${maxPerOrder} tickets through POST /fn/orders.create (${setupConcurrency} in flight), ${setupSeconds} s`,
+          staff:
+            'one staff member per device: users and sessions written to Better Auth tables (bench/support/people.ts), member rows as the test fixtures add them',
+          offlineMinutes,
+          seed,
+          sync: batchSize
+            ? `each device sends its queue through POST /fn/checkin.scanBatch in calls of ${batchSize}, one after another; the devices in parallel`
+            : 'each device POST /fn/checkin.scan one scan after another in queue order (Authorization: Bearer); the devices in parallel',
+          warmUp: 'the same four doors sync 48 scans on another event, then the signed-in floor runs, before the timed sync',
+          profiling,
+          targets,
+        },
+        figures: {
+          sync: { ...sync.result, meetsTarget },
+          checks,
+          reupload,
+          floorSignedInCall: floor,
+          invariants,
+          ...(profile ? { profile } : {}),
+        },
       },
-      figures: {
-        sync: { ...sync.result, meetsTarget },
-        checks,
-        reupload,
-        floorSignedInCall: floor,
-        invariants: { violations, hold: violations.length === 0 },
-        ...(profile ? { profile } : {}),
-      },
-    };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(root, file)}`);
-    if (!checks.pass || !reupload.pass || violations.length > 0) process.exitCode = 1;
+      serverRoot,
+    );
+    if (!checks.pass || !reupload.pass || !invariants.hold) process.exitCode = 1;
   } finally {
-    await pool.end();
-    await server?.stop();
-    await database.drop();
-    if (profileDir) rmSync(profileDir, { recursive: true, force: true });
+    await cleanup.run();
   }
 }
 

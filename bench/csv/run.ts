@@ -1,27 +1,31 @@
-// bench/csv (issue 6, DESIGN §8): `npm run bench:csv`.
+// bench/csv: `npm run bench:csv`; see bench/README.md.
 //
-// The real server (apps/server/src/main.ts, started as the browser journeys start it, on the
-// embedded PGlite database by default; on PostgreSQL with BENCH_DATABASE_URL=postgres://…/db):
+// The real server (apps/server/src/main.ts in its own process, on the embedded PGlite database by
+// default; on a scratch PostgreSQL database with BENCH_DATABASE_URL=<admin URL>):
 //   1. a 100,000-row attendee export, streamed: time, bytes, and the server's resident memory
 //      sampled every 20 ms from /proc (target: peak growth < 100 MB over the idle baseline);
 //   2. a 10,000-row guest list: parsed by the browser's own module (features/imports/parse.ts),
 //      validated and applied in the chunks the browser uses, one after another (target ≤ 10 s);
 //      then imported again, which must create nothing.
-// Results: bench/results/csv.json, with the machine and the inputs.
-import { execSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+//
+// Environment: BENCH_EXPORT_ROWS (100000), BENCH_IMPORT_ROWS (10000), BENCH_DATABASE_URL (see above;
+// the result says which database ran).
+import { readFileSync } from 'node:fs';
 import { importApplyChunk, importValidateChunk } from '../../packages/shared/src/csv';
 import { guessMapping, parseGuestList, rowsForImport } from '../../apps/web/src/features/imports/parse';
-import { startAdmit } from '../../e2e/support/admit-server';
+import { call as callAs } from '../support/callable';
+import { cleanupOnExit } from '../support/cleanup';
+import { loadAverage, machine } from '../support/machine';
+import { numberOption, textOption } from '../support/options';
+import { writeResult } from '../support/results';
+import { createScratchDatabase } from '../support/scratch-database';
+import { startServer } from '../support/server';
+import { round } from '../support/stats';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const exportRows = Number(process.env.BENCH_EXPORT_ROWS ?? 100_000);
-const importRows = Number(process.env.BENCH_IMPORT_ROWS ?? 10_000);
+const exportRows = numberOption('BENCH_EXPORT_ROWS', 100_000);
+const importRows = numberOption('BENCH_IMPORT_ROWS', 10_000);
+const postgresAdminUrl = textOption('BENCH_DATABASE_URL');
 const targets = { exportRssGrowthMb: 100, importSeconds: 10 };
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const mb = (bytes: number) => round(bytes / 1_048_576, 1);
 
 function rssOf(pid: number): number {
@@ -30,12 +34,20 @@ function rssOf(pid: number): number {
 }
 
 async function main() {
-  const env: Record<string, string> = { IMPORT_MAX_ROWS: String(Math.max(50_000, importRows)) };
-  if (process.env.BENCH_DATABASE_URL) env.DATABASE_URL = process.env.BENCH_DATABASE_URL;
-  const server = await startAdmit(env);
-  const pid = server.process.pid!;
+  const loadAverageAtStart = loadAverage();
+  const cleanup = cleanupOnExit();
   try {
-    const base = server.url;
+    const env: Record<string, string> = { IMPORT_MAX_ROWS: String(Math.max(50_000, importRows)) };
+    const database = postgresAdminUrl ? await createScratchDatabase(postgresAdminUrl) : undefined;
+    if (database) {
+      cleanup.add('drop the scratch database', () => database.drop());
+      env.DATABASE_URL = database.url;
+    }
+    const server = await startServer({ env });
+    cleanup.add('stop the server', () => server.stop());
+    const pid = server.process.pid!;
+    // The address the server announces: its emails link there, and sign-up checks the Origin against it.
+    const base = server.publicUrl;
     // An organizer, signed up and verified through the dev outbox, as a person would.
     const email = 'bench.organizer@example.test';
     const signUp = await fetch(`${base}/api/auth/sign-up/email`, {
@@ -52,16 +64,7 @@ async function main() {
       .map((value) => value.split(';')[0])
       .join('; ');
 
-    async function call<T>(name: string, data: unknown): Promise<T> {
-      const response = await fetch(`${base}/fn/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', cookie },
-        body: JSON.stringify({ data }),
-      });
-      const body = (await response.json()) as { result?: T; error?: unknown };
-      if (response.status !== 200) throw new Error(`${name} failed: ${response.status} ${JSON.stringify(body.error)}`);
-      return body.result as T;
-    }
+    const call = <T>(name: string, data: unknown) => callAs<T>(base, { cookie }, name, data);
     const { organizationId } = await call<{ organizationId: string }>('orgs.create', { name: 'Bench Hall' });
     async function newEvent(title: string, capacity: number) {
       const { eventId } = await call<{ eventId: string }>('events.create', {
@@ -188,41 +191,32 @@ async function main() {
     };
     console.log('import', importResult);
 
-    const results = {
-      benchmark: 'csv',
-      date: new Date().toISOString(),
-      machine: {
-        cpus: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model ?? 'unknown',
-        memoryGb: round(os.totalmem() / 1024 ** 3, 1),
-        node: process.version,
-        platform: `${os.platform()} ${os.release()}`,
-        commit: execSync('git rev-parse --short HEAD', { cwd: root }).toString().trim(),
-      },
-      database: process.env.BENCH_DATABASE_URL ? 'postgresql' : 'pglite (embedded default)',
+    const verdict = {
+      exportRowsComplete: exportResult.rows === exportRows,
+      exportMemoryFlat: exportResult.serverRssGrowthMb < targets.exportRssGrowthMb,
+      importWithinTarget: importResult.totalSeconds <= targets.importSeconds,
+      importComplete: created === importRows,
+      reimportCreatedNothing: createdAgain === 0,
+    };
+    console.log(verdict);
+    writeResult('csv', {
+      machine: await machine({
+        loadAverageAtStart,
+        databaseUrl: database?.url,
+        note: 'the server (with its database when embedded) and this client share these cores',
+      }),
       inputs: {
+        database: database ? 'postgresql (a scratch database)' : 'pglite (embedded default)',
         exportRows,
         importRows,
         exportOptions: 'excel=1&locale=de',
         chunks: { validate: importValidateChunk, apply: importApplyChunk },
+        targets,
       },
-      targets,
-      export: exportResult,
-      import: importResult,
-      verdict: {
-        exportRowsComplete: exportResult.rows === exportRows,
-        exportMemoryFlat: exportResult.serverRssGrowthMb < targets.exportRssGrowthMb,
-        importWithinTarget: importResult.totalSeconds <= targets.importSeconds,
-        importComplete: created === importRows,
-        reimportCreatedNothing: createdAgain === 0,
-      },
-    };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const name = process.env.BENCH_DATABASE_URL ? 'csv-postgres.json' : 'csv.json';
-    writeFileSync(path.join(root, 'bench/results', name), `${JSON.stringify(results, null, 2)}\n`);
-    console.log(results.verdict);
+      figures: { export: exportResult, import: importResult, verdict },
+    });
   } finally {
-    await server.stop();
+    await cleanup.run();
   }
 }
 

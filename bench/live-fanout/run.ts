@@ -1,4 +1,4 @@
-// bench/live-fanout (issue 5, DESIGN §8): `npm run bench:live-fanout`; see bench/README.md.
+// bench/live-fanout: `npm run bench:live-fanout`; see bench/README.md.
 //
 // The real server (apps/server/src/main.ts in its own process) on a scratch PostgreSQL database;
 // 1,000 /live sockets (bench/live-fanout/listeners.ts, a process of their own) each subscribed to
@@ -14,34 +14,39 @@
 // Environment: BENCH_DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
 // BENCH_LISTENERS (1000), BENCH_WRITES (50), BENCH_SECONDS (10 per throughput run), BENCH_ROUNDS (2),
 // BENCH_CONNECTIONS (50), BENCH_SERVER_ROOT (run the server from another checkout, e.g. a scratch
-// copy with a proposed change) and BENCH_LABEL (then the result goes to live-fanout-<label>.json).
-import { execSync, fork, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// copy with a proposed change) and BENCH_LABEL (a name for the run, kept in its result).
+import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
-import pg from 'pg';
-import { cpuBetween, latencyOf, sampleCpu } from '../flash-sale/measure';
-import { call, createPeople, createSaleEvent, createScratchDatabase, type Person, type SaleEvent } from '../flash-sale/setup';
+import { call } from '../support/callable';
+import { cleanupOnExit } from '../support/cleanup';
+import { cpuBetween, sampleCpu } from '../support/cpu';
+import { runLoad } from '../support/http-load';
+import { loadAverage, machine } from '../support/machine';
+import { adminDatabaseUrl, numberOption, repositoryRoot, serverRootOption, textOption } from '../support/options';
+import { createOrganization, createPeople, inTurn, type Person } from '../support/people';
+import { writeResult } from '../support/results';
+import { createSaleEvent, orderInput, orderRequest, type SaleEvent } from '../support/sale-event';
+import { createScratchDatabase } from '../support/scratch-database';
+import { startServer, type RunningServer } from '../support/server';
+import { percentiles, round } from '../support/stats';
 import { now, type ListenerCommand, type ListenerReply, type Receipts } from './protocol';
-import { startServer, type RunningServer } from './server';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const serverRoot = path.resolve(process.env.BENCH_SERVER_ROOT ?? root);
-const label = process.env.BENCH_LABEL;
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const listenerCount = Number(process.env.BENCH_LISTENERS ?? 1_000);
-const writes = Number(process.env.BENCH_WRITES ?? 50);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 2);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const serverRoot = serverRootOption();
+const label = textOption('BENCH_LABEL');
+const listenerCount = numberOption('BENCH_LISTENERS', 1_000);
+const writes = numberOption('BENCH_WRITES', 50);
+const seconds = numberOption('BENCH_SECONDS', 10);
+const rounds = numberOption('BENCH_ROUNDS', 2);
+const connections = numberOption('BENCH_CONNECTIONS', 50);
 /** Writes before the measured ones (JIT, pools); not counted. */
 const warmUpWrites = 5;
-/** Pause between serial writes: longer than the hub's 50 ms coalescing window, so each write goes out on its own. */
+/**
+ * Pause between serial writes, after every listener has seen the last one: with that wait, longer than
+ * the hub's coalescing window (200 ms), so no write's NOTIFY is held back for the window of the one before.
+ */
 const gapMs = 200;
 /** How long a serial write waits for every listener before the next one goes (a miss is counted, not hidden). */
 const waitMs = 10_000;
@@ -49,14 +54,12 @@ const openBatch = 50;
 const targets = { p95Ms: 100, throughputRatio: 0.9 };
 const capacity = 1_000_000;
 
-const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
-
 /** The forked listeners' process, one command at a time. */
 class ListenerProcess {
   private readonly child: ChildProcess;
 
   constructor() {
-    this.child = fork(path.join(here, 'listeners.ts'), [], { cwd: root, execArgv: ['--import', 'tsx'] });
+    this.child = fork(path.join(here, 'listeners.ts'), [], { cwd: repositoryRoot, execArgv: ['--import', 'tsx'] });
   }
 
   get pid() {
@@ -96,20 +99,9 @@ interface Run {
   listeners: ListenerProcess;
 }
 
-function orderBody(sale: SaleEvent) {
-  return JSON.stringify({
-    data: { eventId: sale.eventId, lines: [{ ticketTypeId: sale.ticketTypeId, quantity: 1 }], idempotencyKey: randomUUID() },
-  });
-}
-
+/** One order, answered before the next goes: its answer arriving is the commit's stamp (see serialLatency). */
 async function order(url: string, buyer: Person, sale: SaleEvent) {
-  const response = await fetch(`${url}/fn/orders.create`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${buyer.token}` },
-    body: orderBody(sale),
-  });
-  const text = await response.text();
-  if (response.status !== 200) throw new Error(`orders.create answered ${response.status}: ${text}`);
+  await call(url, buyer, 'orders.create', orderInput(sale));
 }
 
 const newSale = (run: Run, title: string) =>
@@ -202,19 +194,19 @@ async function serialLatency(run: Run, name: string, writeUrl: string, listenUrl
     missedPairs: missed,
     subscribeAllMs: opened.ms,
     /** Commit (HTTP answer arrived) → `changes` arrived, over every listener × write. */
-    latencyMs: latencyOf(fromAnswer),
+    latencyMs: percentiles(fromAnswer),
     /** Upper bound: from just before the order was sent (adds the order's own request time). */
-    fromSendMs: latencyOf(fromSend),
-    orderRequestMs: latencyOf(requestMs),
+    fromSendMs: percentiles(fromSend),
+    orderRequestMs: percentiles(requestMs),
     /** Commit → the first listener to hear of each write: the NOTIFY path and one re-run. */
-    firstListenerMs: latencyOf(firstListener),
+    firstListenerMs: percentiles(firstListener),
     /** First → last listener of each write: the cost of fanning one change out to every subscriber. */
-    fanOutSpreadMs: latencyOf(spread),
+    fanOutSpreadMs: percentiles(spread),
     changesMessages: collected.messages,
     listenerErrors: collected.errors,
     writesNotSeenByAllWithinWait: reachedAll.filter((count) => count < listenerCount).length,
     serverCpuDuringWrites: cpu,
-    meetsTarget: latencyOf(fromAnswer).p95 <= targets.p95Ms && missed === 0,
+    meetsTarget: percentiles(fromAnswer).p95 <= targets.p95Ms && missed === 0,
   };
   console.log(
     `${name}: ${result.pairs} listener × write pairs (missed ${missed}): commit → listener ` +
@@ -230,46 +222,25 @@ async function serialLatency(run: Run, name: string, writeUrl: string, listenUrl
 /** A closed loop of orders from `connections` connections; stamps every 200 answer (a commit) as it arrives. */
 async function orderLoad(url: string, sale: SaleEvent, buyers: Person[]) {
   const committedAt: number[] = [];
-  const latencies: number[] = [];
-  const statuses: Record<string, number> = {};
-  let next = 0;
-  const started = performance.now();
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url,
-        connections,
-        duration: seconds,
-        timeout: 60,
-        requests: [
-          {
-            setupRequest: (current) => ({
-              ...current,
-              method: 'POST',
-              path: '/fn/orders.create',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${buyers[next++ % buyers.length]!.token}` },
-              body: orderBody(sale),
-            }),
-          },
-        ],
-      },
-      (error, done) => (error ? reject(error) : resolve(done)),
-    );
-    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
-      if (statusCode === 200) committedAt.push(now());
-      latencies.push(responseTime);
-      statuses[statusCode] = (statuses[statusCode] ?? 0) + 1;
-    });
+  const nextBuyer = inTurn(buyers);
+  const load = await runLoad({
+    url,
+    connections,
+    seconds,
+    timeoutSeconds: 60,
+    next: () => orderRequest(sale, nextBuyer()),
+    onAnswer: (status) => {
+      if (status === 200) committedAt.push(now());
+    },
   });
-  const elapsed = (performance.now() - started) / 1000;
   return {
     committedAt,
-    seconds: round(elapsed),
+    seconds: round(load.seconds),
     completed: committedAt.length,
-    perSecond: Math.round(committedAt.length / elapsed),
-    latencyMs: latencyOf(latencies),
-    statuses,
-    transportErrors: result.errors + result.timeouts,
+    perSecond: Math.round(committedAt.length / load.seconds),
+    latencyMs: load.latencyMs,
+    statuses: load.statuses,
+    transportErrors: load.transportErrors,
   };
 }
 
@@ -293,7 +264,7 @@ function stalenessDuringLoad(committedAt: number[], receipts: Receipts[], startR
       delays.push(listener.at[next]! - committedAt[index]!);
     }
   }
-  return { latencyMs: latencyOf(delays), pairs: delays.length, pairsNeverSeen: unseen };
+  return { latencyMs: percentiles(delays), pairs: delays.length, pairsNeverSeen: unseen };
 }
 
 /** One timed order load on a fresh event, with 1,000 listeners on it (live) or none. */
@@ -366,103 +337,66 @@ async function throughput(run: Run) {
   };
 }
 
-async function machine(databaseUrl: string, loadAverageAtStart: number[]) {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  const { rows } = await client.query<{ version: string; max_connections: string }>(
-    `select version(), current_setting('max_connections') as max_connections`,
-  );
-  await client.end();
-  return {
-    cores: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model,
-    memoryBytes: os.totalmem(),
-    node: process.version,
-    postgres: rows[0]!.version,
-    postgresMaxConnections: Number(rows[0]!.max_connections),
-    loadAverageAtStart,
-    loadAverageAtEnd: os.loadavg().map((value) => round(value)),
-    note: 'both servers, PostgreSQL, the writer and the listeners share these cores, and so does any other work (cpu.otherCores)',
-  };
-}
-
-function gitCommit(): string | undefined {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: serverRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
 async function main() {
-  const loadAverageAtStart = os.loadavg().map((value) => round(value));
-  const database = await createScratchDatabase(adminUrl);
-  const env = { DATABASE_URL: database.url, AUTH_SECRET: 'bench-secret-bench-secret-bench-secret-0123' };
-  const started: { stop(): unknown }[] = [];
-  // autocannon throws some errors outside any promise: stop what was started and drop the database anyway.
-  process.once('uncaughtException', (error) => {
-    console.error(error);
-    void Promise.allSettled(started.reverse().map((stopping) => stopping.stop()))
-      .then(() => database.drop())
-      .finally(() => process.exit(1));
-  });
+  const loadAverageAtStart = loadAverage();
+  const cleanup = cleanupOnExit();
   try {
+    const database = await createScratchDatabase(adminDatabaseUrl());
+    cleanup.add('drop the scratch database', () => database.drop());
     // One after the other: each applies the migrations at start.
-    const a = await startServer(serverRoot, env);
-    started.push(a);
-    const b = await startServer(serverRoot, env);
-    started.push(b);
+    const a = await startServer({ root: serverRoot, env: { DATABASE_URL: database.url } });
+    cleanup.add('stop server A', () => a.stop());
+    const b = await startServer({ root: serverRoot, env: { DATABASE_URL: database.url } });
+    cleanup.add('stop server B', () => b.stop());
     const listeners = new ListenerProcess();
-    started.push(listeners);
+    cleanup.add('stop the listeners', () => listeners.stop());
     console.log(
       `live-fanout: server A pid ${a.process.pid} at ${a.url}, server B pid ${b.process.pid} at ${b.url}, ` +
         `database ${database.name}, server code from ${serverRoot}`,
     );
-    const [organizer] = await createPeople(database.url, 1, 'organizer');
+    const { organizer, organizationId } = await createOrganization(a.url, database.url, 'Bench Live Listeners');
     const buyers = await createPeople(database.url, 200, 'buyer');
-    const { organizationId } = await call<{ organizationId: string }>(a.url, organizer!.token, 'orgs.create', {
-      name: 'Bench Live Listeners',
-    });
-    const run: Run = { a, b, organizer: organizer!, organizationId, buyers, listeners };
+    const run: Run = { a, b, organizer, organizationId, buyers, listeners };
 
     const figures = {
       singleInstance: await serialLatency(run, 'one instance', a.url, a.url),
       crossInstance: await serialLatency(run, 'two instances', a.url, b.url),
       throughput: await throughput(run),
     };
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const file = path.join(root, 'bench/results', label ? `live-fanout-${label}.json` : 'live-fanout.json');
-    const report = {
-      benchmark: 'live-fanout',
-      label,
-      date: new Date().toISOString(),
-      commit: gitCommit(),
-      serverCode: serverRoot === root ? '.' : serverRoot,
-      machine: await machine(database.url, loadAverageAtStart),
-      inputs: {
-        listeners: listenerCount,
-        liveQuery: 'events.availability {eventId}, signed out (auth optional)',
-        write: 'POST /fn/orders.create, one free ticket (each 200 is a paid order with its ticket issued), Authorization: Bearer',
-        serialWrites: writes,
-        warmUpWrites,
-        gapBetweenSerialWritesMs: gapMs,
-        commitStamp:
-          'the HTTP answer of the order arriving at the writer (the callable commits, publishes and answers in one turn); fromSendMs is the upper bound from just before sending',
-        clock: 'performance.timeOrigin + performance.now() in the writer and the listeners process (same machine clock)',
-        throughputSeconds: seconds,
-        throughputRounds: rounds,
-        throughputConnections: connections,
-        loadTool:
-          'autocannon (writes) and ws (listeners, in a forked process); servers are apps/server/src/main.ts in their own processes',
-        targets,
+    writeResult(
+      'live-fanout',
+      {
+        label,
+        serverCode: serverRoot === repositoryRoot ? '.' : serverRoot,
+        machine: await machine({
+          loadAverageAtStart,
+          databaseUrl: database.url,
+          note: 'both servers, PostgreSQL, the writer and the listeners share these cores, and so does any other work (cpu.otherCores)',
+        }),
+        inputs: {
+          listeners: listenerCount,
+          liveQuery: 'events.availability {eventId}, signed out (auth optional)',
+          write:
+            'POST /fn/orders.create, one free ticket (each 200 is a paid order with its ticket issued), Authorization: Bearer',
+          serialWrites: writes,
+          warmUpWrites,
+          gapBetweenSerialWritesMs: gapMs,
+          commitStamp:
+            'the HTTP answer of the order arriving at the writer (the callable commits, publishes and answers in one turn); fromSendMs is the upper bound from just before sending',
+          clock: 'performance.timeOrigin + performance.now() in the writer and the listeners process (same machine clock)',
+          throughputSeconds: seconds,
+          throughputRounds: rounds,
+          throughputConnections: connections,
+          loadTool:
+            'autocannon (writes) and ws (listeners, in a forked process); servers are apps/server/src/main.ts in their own processes',
+          targets,
+        },
+        figures,
       },
-      figures,
-    };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(root, file)}`);
+      serverRoot,
+    );
   } finally {
-    for (const stopping of started.reverse()) await stopping.stop();
-    await database.drop();
+    await cleanup.run();
   }
 }
 

@@ -1,4 +1,4 @@
-// bench/scanner-10k (issue 5 item 3, DESIGN §8): `npm run bench:scanner-10k`; see bench/README.md.
+// bench/scanner-10k: `npm run bench:scanner-10k`; see bench/README.md.
 //
 // The real server (apps/server/src/main.ts serving the built apps/web/dist) on a scratch PostgreSQL
 // database; one event with 10,000 valid tickets issued through `orders.create` (10 per order); a
@@ -13,29 +13,31 @@
 //      then back online, how long the queue takes to empty.
 //
 // Environment: BENCH_DATABASE_URL (admin URL; default postgres://postgres@127.0.0.1:5432/postgres),
-// BENCH_CPU_RATE (default 4), BENCH_TICKETS (default 10000), BENCH_GAP_MS (pause between scans, default 400), BENCH_PROFILE=1 (a CPU profile of the
-// page during the online scans, summarised by function into the result), BENCH_TRACE=<file> (Chrome traces of the
-// online scans and, in <file>-offline.json, of the offline ones, for DevTools' Performance panel), BENCH_LABEL (result goes
-// to scanner-10k-<label>.json).
-import { createHmac, randomUUID } from 'node:crypto';
-import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+// BENCH_CPU_RATE (default 4), BENCH_TICKETS (default 10000), BENCH_GAP_MS (pause between scans, default 400),
+// BENCH_PROFILE=1 (a CPU profile of the page during the online scans, summarised by function into the
+// result), BENCH_TRACE=<file> (Chrome traces of the online scans and, in <file>-offline.json, of the
+// offline ones, for DevTools' Performance panel), BENCH_LABEL (a name for the run, kept in its result).
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { CDPSession, Page } from 'playwright-core';
 import { launchChromium } from '../../e2e/support/browser';
-import { call, createPeople, createSaleEvent, createScratchDatabase, type Person } from '../flash-sale/setup';
-import { startServer, type RunningServer } from '../live-fanout/server';
+import { cleanupOnExit } from '../support/cleanup';
+import { sampleSteal, stealPercent } from '../support/cpu';
+import { loadAverage, machine } from '../support/machine';
+import { adminDatabaseUrl, flagOption, numberOption, repositoryRoot, textOption } from '../support/options';
+import { addStaff, createOrganization, createPeople } from '../support/people';
+import { writeResult } from '../support/results';
+import { issueFreeTickets, maxPerOrder } from '../support/sale-event';
+import { createScratchDatabase } from '../support/scratch-database';
+import { startServer } from '../support/server';
+import { sessionCookieName, sessionCookieValue } from '../support/sign-in';
+import { percentiles, round } from '../support/stats';
 import { probeScript, type ProbeTiming } from './probe';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const adminUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const cpuRate = Number(process.env.BENCH_CPU_RATE ?? 4);
-const tickets = Number(process.env.BENCH_TICKETS ?? 10_000);
-const profiling = process.env.BENCH_PROFILE === '1';
+const cpuRate = numberOption('BENCH_CPU_RATE', 4);
+const tickets = numberOption('BENCH_TICKETS', 10_000);
+const profiling = flagOption('BENCH_PROFILE');
 const traceCategories = [
   'devtools.timeline',
   'disabled-by-default-devtools.timeline',
@@ -44,35 +46,19 @@ const traceCategories = [
   'blink.user_timing',
 ];
 /** A Chrome trace of the online scans (open it in DevTools' Performance panel), e.g. /tmp/scanner.json. */
-const traceFile = process.env.BENCH_TRACE;
-const label = process.env.BENCH_LABEL ?? (profiling ? 'profile' : undefined);
-const authSecret = 'bench-secret-bench-secret-bench-secret-0123';
+const traceFile = textOption('BENCH_TRACE');
+const label = textOption('BENCH_LABEL');
 
-const ticketsPerOrder = 10; // the ticket type's maxPerOrder
 const setupConcurrency = 8;
 const knownScans = 50;
 const madeUpScans = 10;
 const searches = 20;
 const offlineScans = 20;
 /** Between scans: a door lets one person in every second or two; the page settles in between. */
-const gapMs = Number(process.env.BENCH_GAP_MS ?? 400);
+const gapMs = numberOption('BENCH_GAP_MS', 400);
 const viewport = { width: 390, height: 844 };
 const targets = { verdictMs: 100 };
 const deviceName = 'Door 1';
-
-const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
-
-function percentiles(values: number[]) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
-  return {
-    count: sorted.length,
-    p50: round(at(0.5)),
-    p95: round(at(0.95)),
-    max: round(sorted.at(-1) ?? NaN),
-    mean: round(sorted.reduce((sum, value) => sum + value, 0) / (sorted.length || 1)),
-  };
-}
 
 function summarize(timings: ProbeTiming[]) {
   const nextPaint = timings.map((one) => one.nextPaintMs).filter((ms): ms is number => ms !== undefined);
@@ -88,32 +74,6 @@ function summarize(timings: ProbeTiming[]) {
   };
 }
 
-/** Better Auth's session cookie: the token, a dot, the HMAC-SHA256 of the token with the secret (base64), URL-encoded (better-call signCookieValue). */
-function sessionCookie(token: string) {
-  const signature = createHmac('sha256', authSecret).update(token).digest('base64');
-  return encodeURIComponent(`${token}.${signature}`);
-}
-
-async function createTickets(url: string, databaseUrl: string, organizer: Person, organizationId: string) {
-  const sale = await createSaleEvent(url, organizer, organizationId, { title: 'Door night', capacity: tickets, price: 0 });
-  const orders = Math.ceil(tickets / ticketsPerOrder);
-  const buyers = await createPeople(databaseUrl, orders, 'buyer');
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: setupConcurrency }, async () => {
-      while (next < orders) {
-        const index = next++;
-        await call(url, buyers[index]!.token, 'orders.create', {
-          eventId: sale.eventId,
-          lines: [{ ticketTypeId: sale.ticketTypeId, quantity: Math.min(ticketsPerOrder, tickets - index * ticketsPerOrder) }],
-          idempotencyKey: `bench-order-${sale.eventId}-${index}`,
-        });
-      }
-    }),
-  );
-  return { sale, orders };
-}
-
 const probe = (page: Page) => page.evaluate(() => window.__bench);
 
 async function waitFor(page: Page, what: 'scans' | 'searches', count: number) {
@@ -127,10 +87,10 @@ async function heap(cdp: CDPSession) {
   await cdp.send('HeapProfiler.collectGarbage');
   const after = await cdp.send('Runtime.getHeapUsage');
   return {
-    usedMB: round(before.usedSize / 2 ** 20),
-    totalMB: round(before.totalSize / 2 ** 20),
-    usedAfterGcMB: round(after.usedSize / 2 ** 20),
-    totalAfterGcMB: round(after.totalSize / 2 ** 20),
+    usedMB: round(before.usedSize / 2 ** 20, 1),
+    totalMB: round(before.totalSize / 2 ** 20, 1),
+    usedAfterGcMB: round(after.usedSize / 2 ** 20, 1),
+    totalAfterGcMB: round(after.totalSize / 2 ** 20, 1),
   };
 }
 
@@ -185,65 +145,48 @@ function topFunctions(profile: { nodes: ProfileNode[]; samples: number[]; timeDe
   return [...byFunction.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, 15)
-    .map(([fn, micros]) => ({ fn, selfMs: round(micros / 1000), share: round((micros / total) * 100) }));
-}
-
-/** The machine's CPU time so far (Linux /proc/stat, in ticks): all of it, and what the host took for other guests (steal). */
-function cpuTicks(): { total: number; steal: number } | undefined {
-  try {
-    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return { total: fields.slice(0, 8).reduce((sum, value) => sum + value, 0), steal: fields[7] ?? 0 };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The share of CPU time the host took from this machine between two readings, in %. */
-function stealPercent(before: ReturnType<typeof cpuTicks>, after: ReturnType<typeof cpuTicks>) {
-  if (!before || !after || after.total === before.total) return undefined;
-  return round(((after.steal - before.steal) / (after.total - before.total)) * 100);
-}
-
-function gitCommit(): string | undefined {
-  try {
-    return execSync('git rev-parse HEAD', { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
-    return undefined;
-  }
+    .map(([fn, micros]) => ({ fn, selfMs: round(micros / 1000, 1), share: round((micros / total) * 100, 1) }));
 }
 
 async function main() {
-  const dist = path.join(root, 'apps/web/dist/index.html');
+  const dist = path.join(repositoryRoot, 'apps/web/dist/index.html');
   if (!existsSync(dist)) throw new Error('apps/web/dist is missing: run `npm run build` first (the server serves the built app)');
-  const loadAverageAtStart = os.loadavg().map((value) => round(value, 2));
-  const database = await createScratchDatabase(adminUrl);
-  const pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  let server: RunningServer | undefined;
-  const browser = await launchChromium();
+  const loadAverageAtStart = loadAverage();
+  const cleanup = cleanupOnExit();
   try {
-    server = await startServer(root, { DATABASE_URL: database.url, AUTH_SECRET: authSecret });
+    const database = await createScratchDatabase(adminDatabaseUrl());
+    cleanup.add('drop the scratch database', () => database.drop());
+    const server = await startServer({ env: { DATABASE_URL: database.url } });
+    cleanup.add('stop the server', () => server.stop());
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    cleanup.add('close the pool', () => pool.end());
+    const browser = await launchChromium();
+    cleanup.add('close the browser', () => browser.close());
     const url = server.url;
     console.log(`scanner-10k: server pid ${server.process.pid} at ${url}, database ${database.name}`);
 
     // Set-up (not timed): an organization, a staff member, the event's tickets.
     const setupStarted = performance.now();
-    const [organizer] = await createPeople(database.url, 1, 'organizer');
-    const { organizationId } = await call<{ organizationId: string }>(url, organizer!.token, 'orgs.create', {
-      name: 'Bench Door Crew',
-    });
+    const { organizer, organizationId } = await createOrganization(url, database.url, 'Bench Door Crew');
     const [staff] = await createPeople(database.url, 1, 'door');
-    await pool.query(`insert into member (id, organization_id, user_id, role) values ($1, $2, $3, 'staff')`, [
-      randomUUID(),
+    await addStaff(database.url, organizationId, [staff!]);
+    const { sale, orders } = await issueFreeTickets({
+      baseUrl: url,
+      databaseUrl: database.url,
+      organizer,
       organizationId,
-      staff!.userId,
-    ]);
-    const { sale, orders } = await createTickets(url, database.url, organizer!, organizationId);
+      title: 'Door night',
+      count: tickets,
+      // The search fragments below are parts of these buyers' emails (buyer-<n>@…), which their tickets hold.
+      buyerPrefix: 'buyer',
+      inFlight: setupConcurrency,
+    });
     const ticketRows = await pool.query<{ code: string; holder_name: string }>(
       `select code, holder_name from ticket where event_id = $1 and status = 'valid' order by id`,
       [sale.eventId],
     );
     if (ticketRows.rows.length !== tickets) throw new Error(`expected ${tickets} tickets, found ${ticketRows.rows.length}`);
-    const setupSeconds = round((performance.now() - setupStarted) / 1000);
+    const setupSeconds = round((performance.now() - setupStarted) / 1000, 1);
     console.log(`set-up: ${tickets} tickets in ${orders} free orders through orders.create, ${setupSeconds} s`);
 
     // Codes spread over the list; made-up ones shaped like a code; name fragments of one buyer or many.
@@ -269,7 +212,7 @@ async function main() {
     });
     context.setDefaultTimeout(30_000);
     await context.addCookies([
-      { name: 'better-auth.session_token', value: sessionCookie(staff!.token), url, httpOnly: true, sameSite: 'Lax' },
+      { name: sessionCookieName, value: sessionCookieValue(staff!.token), url, httpOnly: true, sameSite: 'Lax' },
     ]);
     await context.addInitScript(`localStorage.setItem('admit.device-name', ${JSON.stringify(deviceName)});`);
     await context.addInitScript(probeScript);
@@ -293,10 +236,10 @@ async function main() {
     );
     const heapAfterLoad = await heap(cdp);
     const load = {
-      listLoadedMs: round(loaded.fieldAt!),
-      countsShownMs: round(loaded.countsAt!),
+      listLoadedMs: round(loaded.fieldAt!, 1),
+      countsShownMs: round(loaded.countsAt!, 1),
       countsText: loaded.countsText,
-      httpTransferKB: round(transfer / 1024),
+      httpTransferKB: round(transfer / 1024, 1),
       heap: heapAfterLoad,
     };
     console.log(
@@ -315,9 +258,9 @@ async function main() {
         path: traceFile,
         categories: traceCategories,
       });
-    const ticksBeforeScans = cpuTicks();
+    const ticksBeforeScans = sampleSteal();
     const online = await scanAll(page, scanCodes);
-    const stealDuringOnlineScans = stealPercent(ticksBeforeScans, cpuTicks());
+    const stealDuringOnlineScans = stealPercent(ticksBeforeScans, sampleSteal());
     if (traceFile) await browser.stopTracing();
     const profile = profiling
       ? topFunctions((await cdp.send('Profiler.stop')).profile as unknown as Parameters<typeof topFunctions>[0])
@@ -364,9 +307,9 @@ async function main() {
         path: traceFile.replace(/(\.json)?$/, '-offline.json'),
         categories: traceCategories,
       });
-    const ticksBeforeOffline = cpuTicks();
+    const ticksBeforeOffline = sampleSteal();
     const offlineTimings = await scanAll(page, offline);
-    const stealDuringOfflineScans = stealPercent(ticksBeforeOffline, cpuTicks());
+    const stealDuringOfflineScans = stealPercent(ticksBeforeOffline, sampleSteal());
     if (traceFile) await browser.stopTracing();
     const waitingText = await page
       .getByTestId('scans-waiting')
@@ -413,30 +356,23 @@ async function main() {
 
     const browserVersion = browser.version();
     await context.close();
-    mkdirSync(path.join(root, 'bench/results'), { recursive: true });
-    const file = path.join(root, 'bench/results', label ? `scanner-10k-${label}.json` : 'scanner-10k.json');
-    const report = {
-      benchmark: 'scanner-10k',
+    writeResult('scanner-10k', {
       label,
-      date: new Date().toISOString(),
-      commit: gitCommit(),
       machine: {
-        cores: os.cpus().length,
-        cpuModel: os.cpus()[0]?.model,
-        memoryBytes: os.totalmem(),
-        node: process.version,
+        ...(await machine({
+          loadAverageAtStart,
+          databaseUrl: database.url,
+          note: 'the server, PostgreSQL and the browser share these cores',
+        })),
         browser: `Chromium ${browserVersion} (/usr/bin/chromium, headless)`,
-        loadAverageAtStart,
-        loadAverageAtEnd: os.loadavg().map((value) => round(value, 2)),
         /** CPU time the host gave to other guests while the scans ran (a noisy neighbour slows every figure). */
         stealPercent: { onlineScans: stealDuringOnlineScans, offlineScans: stealDuringOfflineScans },
-        note: 'the server, PostgreSQL and the browser share these cores',
       },
       inputs: {
         tickets,
-        ticketSetUp: `${orders} free orders of up to ${ticketsPerOrder} tickets through POST /fn/orders.create, ${setupSeconds} s`,
+        ticketSetUp: `${orders} free orders of up to ${maxPerOrder} tickets through POST /fn/orders.create, ${setupSeconds} s`,
         signIn:
-          'a staff member (users and sessions written to Better Auth tables, flash-sale/setup.ts) by its signed session cookie',
+          'a staff member (users and sessions written to Better Auth tables, bench/support/people.ts) by its signed session cookie',
         builtApp: `apps/web/dist built ${statSync(dist).mtime.toISOString()}`,
         cpuThrottlingRate: cpuRate,
         viewport: { ...viewport, deviceScaleFactor: 3, isMobile: true, hasTouch: true },
@@ -466,14 +402,9 @@ async function main() {
         ...(profile ? { profileDuringOnlineScans: profile } : {}),
       },
       timings: { scansOnline: online, searches: searchTimings, scansOffline: offlineTimings },
-    };
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(root, file)}`);
+    });
   } finally {
-    await browser.close();
-    await pool.end();
-    await server?.stop();
-    await database.drop();
+    await cleanup.run();
   }
 }
 

@@ -49,7 +49,7 @@ export async function startAdmit(env: Record<string, string> = {}): Promise<Admi
     process: child,
     output: () => output,
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once('exit', resolve));
         child.kill('SIGTERM');
         await exited;

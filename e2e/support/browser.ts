@@ -26,30 +26,6 @@ export async function newPage(browser: Browser, baseURL: string, options: Browse
   return page;
 }
 
-/** The newest link in the dev outbox sent to `email`. */
-export async function linkFromOutbox(page: Page, email: string): Promise<string> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const response = await page.request.get('/dev/outbox.json');
-    const { messages } = (await response.json()) as { messages: { to: string; text: string }[] };
-    const link = messages.find((message) => message.to === email)?.text.match(/https?:\/\/\S+/)?.[0];
-    if (link) return link;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`No email for ${email} in the outbox`);
-}
-
-/** Signs up through the UI and opens the verification link from the dev outbox: signed in afterwards. */
-export async function signUpAndVerify(page: Page, name: string, email: string, password: string) {
-  await page.goto('/sign-up');
-  await page.getByLabel('Your name').fill(name);
-  await page.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.getByRole('heading', { name: 'Check your inbox' }).waitFor();
-  await page.goto(await linkFromOutbox(page, email));
-  await page.getByRole('button', { name: 'Account menu' }).waitFor();
-}
-
 /**
  * Calls a function as the person signed in on `page` (their session cookie), for a journey's set-up
  * steps that another journey already walks through the UI. Returns the result; throws on an error.

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { createOrder } from '@admit/shared/orders';
+import { acceptInvitation, createOrg, inviteMember, transferOwnership } from '@admit/shared/orgs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { order, ticket } from './modules/orders/schema';
+import { order } from './modules/orders/schema';
+import { ticket } from './modules/tickets/schema';
 import { account, user } from './platform/auth/schema';
 import { createPublishedEvent } from './testing/fixtures';
 import { dataInvariantViolations } from './testing/invariants';
@@ -29,11 +32,7 @@ async function authPost(path: string, payload: unknown, cookie: string) {
 }
 
 async function buyOne(cookie: string, eventId: string, ticketTypeId: string) {
-  const { status, body } = await t.call<{ orderId: string }>(
-    'orders.create',
-    { eventId, lines: [{ ticketTypeId, quantity: 2 }] },
-    cookie,
-  );
+  const { status, body } = await t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 2 }] }, cookie);
   if (status !== 200) throw new Error(`order failed: ${JSON.stringify(body)}`);
   return body.result.orderId;
 }
@@ -88,21 +87,17 @@ describe('account deletion', () => {
   it('refuses while the person owns an organization with other members, who would be left without an owner', async () => {
     const owner = await t.signUp('Oskar Owner');
     const colleague = await t.signUp('Cleo Colleague');
-    const { body } = await t.call<{ organizationId: string }>('orgs.create', { name: 'Team Venue' }, owner.cookie);
+    const { body } = await t.call(createOrg, { name: 'Team Venue' }, owner.cookie);
     const organizationId = body.result.organizationId;
-    const invited = await t.call<{ invitationId: string }>(
-      'orgs.invite',
-      { organizationId, email: colleague.email, role: 'staff' },
-      owner.cookie,
-    );
-    await t.call('orgs.acceptInvitation', { invitationId: invited.body.result.invitationId }, colleague.cookie);
+    const invited = await t.call(inviteMember, { organizationId, email: colleague.email, role: 'staff' }, owner.cookie);
+    await t.call(acceptInvitation, { invitationId: invited.body.result.invitationId }, colleague.cookie);
 
     const refused = await authPost('/delete-user', { password: owner.password }, owner.cookie);
     expect(refused.status).toBe(400);
     expect(refused.body.code).toBe('OWNS_ORGANIZATION_WITH_MEMBERS');
 
     // Once the colleague owns it, the former owner (now admin) may go.
-    await t.call('orgs.transferOwnership', { organizationId, userId: colleague.user.id }, owner.cookie);
+    await t.call(transferOwnership, { organizationId, userId: colleague.user.id }, owner.cookie);
     expect((await authPost('/delete-user', { password: owner.password }, owner.cookie)).status).toBe(200);
   });
 

@@ -1,3 +1,4 @@
+import { callableErrorCodeOf } from '@admit/shared/callable';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './platform/config';
@@ -72,6 +73,7 @@ describe('an app built with a production configuration', () => {
       STRIPE_SECRET_KEY: 'sk_test_x',
       STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
       STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
     });
     production = await buildApp({
       config,
@@ -93,6 +95,26 @@ describe('an app built with a production configuration', () => {
     expect(response.statusCode).toBe(404);
     expect(response.body).not.toContain('Verify your email');
   });
+
+  it.each(['payments.sandboxConfirm', 'payments.sandboxAuthenticate'])(
+    'does not serve the sandbox payment callable %s (not-found), which development serves',
+    async (name) => {
+      const request = {
+        method: 'POST' as const,
+        url: `/fn/${name}`,
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ data: { clientSecret: 'sbx_secret_x', approve: true } }),
+      };
+      const statusOf = (response: { json(): unknown }) =>
+        callableErrorCodeOf((response.json() as { error: { status: string } }).error.status);
+
+      const inProduction = await production.inject(request);
+      expect(inProduction.statusCode).toBe(404);
+      expect(statusOf(inProduction)).toBe('not-found');
+      // The same request in development reaches the callable, which wants a session.
+      expect(statusOf(await t.app.inject(request))).toBe('unauthenticated');
+    },
+  );
 
   it('answers /healthz with 200 {"status":"ok"}', async () => {
     const response = await production.inject({ method: 'GET', url: '/healthz' });

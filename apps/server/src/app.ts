@@ -4,38 +4,38 @@ import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
-import { checkinCallables } from './modules/checkin/checkin.functions';
-import { checkinLiveQueries } from './modules/checkin/checkin.live';
-import { eventsCallables } from './modules/events/events.functions';
-import { eventsLiveQueries } from './modules/events/events.live';
-import { registerExportRoutes } from './modules/exports/exports.routes';
-import { importsCallables } from './modules/imports/imports.functions';
-import { orderTopics, releaseExpiredHolds } from './modules/orders/checkout';
-import { orderDetailLiveQueries } from './modules/orders/order-detail.live';
-import { sendOrderConfirmation } from './modules/orders/order-emails';
-import { ordersCallables } from './modules/orders/orders.functions';
-import { ordersLiveQueries } from './modules/orders/orders.live';
-import { resendUnsentRefunds } from './modules/orders/refunds';
-import { refundsCallables } from './modules/orders/refunds.functions';
-import { registerStripeWebhook } from './modules/orders/stripe-webhook';
-import { newTicketCode } from './modules/orders/ticket-code';
-import { orgsCallables } from './modules/orgs/orgs.functions';
-import { orgsLiveQueries } from './modules/orgs/orgs.live';
-import { ticketsLiveQueries } from './modules/tickets/tickets.live';
-import { registerTicketPdfRoute } from './modules/tickets/ticket-pdf.routes';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
+import { eventsCallables, eventsLiveQueries } from './modules/events/events.api';
+import { registerExportRoutes } from './modules/exports/exports.api';
+import { importsCallables } from './modules/imports/imports.api';
+import {
+  orderDetailLiveQueries,
+  ordersCallables,
+  ordersLiveQueries,
+  ordersJobs,
+  refundsCallables,
+  registerStripeWebhook,
+} from './modules/orders/orders.api';
+import { orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
+import { registerTicketPdfRoute, ticketsLiveQueries } from './modules/tickets/tickets.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
+import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
 import type { Config } from './platform/config';
 import type { Database } from './platform/db/database';
 import { registerCallables } from './platform/http/callable';
-import { LiveHub } from './platform/live/live-hub';
+import { callableErrorFromDatabase } from './platform/http/callable-error';
+import { createOriginCheck } from './platform/http/origin';
+import { sendError } from './platform/http/send-error';
+import { LiveHub, liveCloseCodes, type LiveSession } from './platform/live/live-hub';
 import { registerDevOutbox } from './platform/mail/dev-outbox';
-import { createMailer } from './platform/mail/mailer';
+import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue';
+import { registerMetrics } from './platform/metrics/metrics';
+import type { JobServices } from './platform/jobs/job-services';
 import type { PaymentProvider } from './platform/payments/payment-provider';
-import { createSandboxProvider, sandboxCallables } from './platform/payments/sandbox-provider';
-import { createStripeProvider } from './platform/payments/stripe-provider';
-import { createSmsSender } from './platform/sms/sms-sender';
+import { sandboxCallables } from './platform/payments/sandbox-provider';
+import { createServices } from './services';
 
 export const callables = [
   ...orgsCallables,
@@ -43,9 +43,11 @@ export const callables = [
   ...ordersCallables,
   ...refundsCallables,
   ...sandboxCallables,
-  ...importsCallables({ newTicketCode, sendTickets: sendOrderConfirmation }),
+  ...importsCallables,
   ...checkinCallables,
 ];
+/** Every background job, run by the web process or by worker processes (worker.ts). */
+export const jobDefinitions = [...ordersJobs, sendInvitationJob];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
@@ -70,8 +72,8 @@ export interface BuildAppOptions {
   webDistDir?: string;
   /** The payment provider, instead of the one the configuration names (tests: Stripe on a stand-in). */
   payments?: PaymentProvider;
-  /** How often pending orders whose hold has ended are released (default 30 s). */
-  holdSweepMs?: number;
+  /** How often the job queue looks for work and for tries whose process died (tests make it quick). */
+  jobQueue?: JobQueueOptions;
 }
 
 /** Builds the whole server (used by main.ts with a port, and by tests through `app.inject`). */
@@ -86,31 +88,31 @@ export async function buildApp(options: BuildAppOptions) {
     },
     trustProxy: config.TRUST_PROXY,
     bodyLimit: 1_048_576,
+    // A path that is not valid percent-encoding (`/%ff`) is refused before any route, in the protocol's shape.
+    frameworkErrors: (_error, _request, reply) => sendError(reply, 'invalid-argument', 'The address is not valid'),
     // One line per request is noise at info level; LOG_LEVEL=debug shows them.
     logController: new LogController({ disableRequestLogging: !['debug', 'trace'].includes(config.LOG_LEVEL) }),
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // Every route's errors but the callables' (platform/http/callable.ts has its own) and Better
+  // Auth's own answers: Fastify's refusals (bad JSON or URL, a body too large, a type it cannot
+  // read) are invalid-argument, data the database cannot store too (a NUL), and anything else is
+  // internal with the request id, logged. No answer carries an error's SQL, parameters or stack.
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    const fromDatabase = callableErrorFromDatabase(error);
+    if (fromDatabase) return sendError(reply, fromDatabase.code, fromDatabase.message, fromDatabase.details);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const message = error.code?.startsWith('FST_') ? error.message : 'The request is not valid';
+      return sendError(reply, status === 404 ? 'not-found' : 'invalid-argument', message);
+    }
+    request.log.error({ err: error }, 'request failed');
+    return sendError(reply, 'internal', `Internal error (request ${request.id})`);
+  });
 
-  // Stripe when its keys are set (config.ts requires them in production), else the sandbox.
-  const stripeApi = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
-  const payments =
-    options.payments ??
-    (config.STRIPE_SECRET_KEY
-      ? createStripeProvider({
-          secretKey: config.STRIPE_SECRET_KEY,
-          publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
-          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
-          apiBase: stripeApi
-            ? {
-                host: stripeApi.hostname,
-                port: Number(stripeApi.port || (stripeApi.protocol === 'https:' ? 443 : 80)),
-                protocol: stripeApi.protocol === 'https:' ? 'https' : 'http',
-              }
-            : undefined,
-        })
-      : createSandboxProvider(database.db));
+  const { payments, mailer, sms } = createServices(config, database, { payments: options.payments });
   // Stripe.js (only ever loaded at the payment step) needs its script, frames and API allowed.
   const stripeCsp = payments.kind === 'stripe';
 
@@ -131,20 +133,8 @@ export async function buildApp(options: BuildAppOptions) {
   });
   await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
 
-  const mailer = createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: 'Admit <no-reply@admit.local>' });
-  const sms = createSmsSender({
-    db: database.db,
-    // config.ts refuses SMS_PROVIDER without the other three.
-    gateway: config.SMS_PROVIDER
-      ? {
-          url: config.SMS_PROVIDER,
-          accountSid: config.SMS_ACCOUNT_SID!,
-          authToken: config.SMS_AUTH_TOKEN!,
-          from: config.SMS_FROM!,
-        }
-      : undefined,
-  });
   const federated = federatedSignIn(config);
+  const originAllowed = createOriginCheck({ publicUrl: options.publicUrl, production });
   const trustedOrigins = [options.publicUrl];
   if (!production) trustedOrigins.push('http://localhost:5173');
   const auth = createAuth({
@@ -157,24 +147,38 @@ export async function buildApp(options: BuildAppOptions) {
     rateLimit: options.rateLimit ?? true,
     federated,
   });
-  const hub = new LiveHub(database, liveQueries, app.log);
+  // Sessions looked up are kept a minute, and dropped at once when the database announces them ended.
+  const sessions = createSessionCache(auth);
+  const stopSessions = await sessions.start(database);
+  app.addHook('onClose', async () => stopSessions());
+  const hub = new LiveHub(database, liveQueries, app.log, {
+    maxBufferedBytes: config.LIVE_MAX_BUFFERED_BYTES,
+    maxSubscriptionsPerSocket: config.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+    maxSocketsPerAddress: config.LIVE_MAX_SOCKETS_PER_ADDRESS,
+    maxSocketsPerAccount: config.LIVE_MAX_SOCKETS_PER_ACCOUNT,
+  });
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
 
-  // Holds also end on read (orders.create); the sweeper gives the places back to everyone's counts.
-  // Refunds the provider never answered (it was down) are sent again, with their own keys.
-  const sweeper = setInterval(() => {
-    releaseExpiredHolds(database.db).then(
-      (expired) => expired.forEach((released) => hub.publish(orderTopics(released))),
-      (error: unknown) => app.log.error({ err: error }, 'releasing expired holds failed'),
-    );
-    resendUnsentRefunds(database.db, payments).then(
-      (changed) => changed.forEach((found) => hub.publish(orderTopics(found))),
-      (error: unknown) => app.log.error({ err: error }, 'sending unsent refunds again failed'),
-    );
-  }, options.holdSweepMs ?? 30_000);
-  sweeper.unref();
-  app.addHook('onClose', async () => clearInterval(sweeper));
+  // Work nobody waits for (emails, hold expiry, refunds to send again) runs on the job queue: here,
+  // in the embedded default, or in `npm run worker` processes (JOB_WORKERS=off).
+  const jobs = await createJobQueue(database, app.log, jobDefinitions as never, options.jobQueue);
+  if (config.JOB_WORKERS === 'in-process') {
+    const services: JobServices = {
+      db: database.db,
+      mailer,
+      publicUrl: options.publicUrl,
+      payments,
+      config,
+      publish: (...topics) => hub.publish(topics),
+      jobs,
+    };
+    await jobs.work(jobDefinitions as never, services);
+  }
+  // Stopped before the hub and the database: tries under way finish first.
+  app.addHook('onClose', async () => jobs.stop());
+  // GET /metrics for the operator's Prometheus; who may read it: decision 0033.
+  const metrics = registerMetrics(app, { config, database, live: hub, jobs, queues: jobDefinitions.map((job) => job.name) });
 
   app.get('/healthz', async (_request, reply) => {
     try {
@@ -185,63 +189,80 @@ export async function buildApp(options: BuildAppOptions) {
     }
   });
 
-  registerAuthRoutes(app, auth, database.db);
+  registerAuthRoutes(app, auth, database.db, () => sessions.caughtUp());
   registerSignInMethods(app, federated.methods);
-  await registerCallables(app, callables, {
+  // The sandbox's card form pays with test card numbers: a production server never serves it,
+  // whatever provider it runs with (config.ts also requires Stripe there).
+  const served = production ? callables.filter((callable) => !sandboxCallables.includes(callable)) : callables;
+  await registerCallables(app, served, {
     db: database.db,
-    getUser: (request) => getSessionUser(auth, request),
+    originAllowed,
+    getUser: (request) => sessions.userOf(request),
     publish: (topics) => hub.publish(topics),
     mailer,
+    jobs,
     publicUrl: options.publicUrl,
     payments,
     config,
+    measure: metrics.measureCallables,
   });
   await registerStripeWebhook(app, {
     db: database.db,
     payments,
-    mailer,
-    publicUrl: options.publicUrl,
+    jobs,
     publish: (topics) => hub.publish(topics),
   });
-  app.get('/live', { websocket: true }, async (socket, request) => {
-    // Messages may arrive while the session is looked up: hold them until the connection is served.
-    const early: unknown[] = [];
-    const hold = (data: unknown) => early.push(data);
-    socket.on('message', hold);
-    let user = null;
-    try {
-      user = await getSessionUser(auth, request);
-    } catch (error) {
-      request.log.warn({ err: error }, 'live: session lookup failed');
-    }
-    socket.off('message', hold);
-    hub.handleConnection(socket, user, request.log);
-    if (user) {
-      // A revoked or expired session must stop receiving data: the socket closes, and the browser
-      // reconnects as the signed-out person it now is.
+  /** The session each admitted upgrade request carried, from its preValidation to its handler. */
+  const liveSessions = new WeakMap<FastifyRequest, LiveSession | null>();
+  const liveOptions = {
+    websocket: true,
+    // A page of another site must not read a signed-in person's data through their cookies.
+    preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!originAllowed(request)) return sendError(reply, 'permission-denied', 'Connections from this page are not allowed');
+      if (!request.ws) return;
+      // Looked up before the upgrade, so that a socket over its address's or account's limit is a 429.
+      let session: LiveSession | null = null;
+      try {
+        session = await sessions.sessionOf(request);
+      } catch (error) {
+        request.log.warn({ err: error }, 'live: session lookup failed');
+      }
+      const admitted = hub.admit(request.ip, session?.user.id ?? null);
+      if ('refused' in admitted) return sendError(reply, 'resource-exhausted', admitted.refused);
+      // The place is held until the connection ends, whether it was upgraded or not.
+      const connection = request.raw.socket;
+      if (connection.destroyed) admitted.release();
+      else connection.once('close', admitted.release);
+      liveSessions.set(request, session);
+    },
+  } as const;
+  app.get('/live', liveOptions, (socket, request) => {
+    const session = liveSessions.get(request) ?? null;
+    hub.handleConnection(socket, session, request.log);
+    if (session) {
+      // The hub closes the socket as soon as its session row is deleted (decision 0029); this check
+      // is the backstop for a session that merely expired, which no row change announces.
       const check = setInterval(() => {
         getSessionUser(auth, request).then(
-          (current) => current || socket.close(4401, 'The session has ended'),
+          (current) => current || socket.close(liveCloseCodes.sessionEnded, 'The session has ended'),
           (error: unknown) => request.log.warn({ err: error }, 'live: session check failed'),
         );
       }, options.liveSessionCheckMs ?? 60_000);
       socket.on('close', () => clearInterval(check));
     }
-    for (const data of early) socket.emit('message', data, false);
   });
   if (!production) await registerDevOutbox(app, database.db);
-  registerTicketPdfRoute(app, { db: database.db, getUser: (request) => getSessionUser(auth, request) });
-  registerExportRoutes(app, { db: database.db, getUser: (request) => getSessionUser(auth, request) });
+  registerTicketPdfRoute(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
+  registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);
   if (hasWeb) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
-  const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a'];
+  const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const isApi = apiPrefixes.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
-    if (request.method !== 'GET' || isApi || path.includes('.'))
-      return reply.code(404).send({ error: { status: 'not-found', message: 'Not found' } });
+    if (request.method !== 'GET' || isApi || path.includes('.')) return sendError(reply, 'not-found', 'Not found');
     if (!hasWeb)
       return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
     // Client-side routes: deep links load the app, which routes itself.

@@ -1,14 +1,34 @@
 import { once } from 'node:events';
+import { callableErrorCodeOf, type CallableContract } from '@admit/shared/callable';
+import { scanTicket, scanTicketBatch, undoCheckIn } from '@admit/shared/checkin';
+import { applyImport, prepareImport, validateImport } from '@admit/shared/csv';
+import { addTicketType, createEvent, publishEvent } from '@admit/shared/events';
 import type { LiveServerMessage } from '@admit/shared/live';
+import { cancelOrder, confirmPayment, createOrder, refundOrder, startPayment } from '@admit/shared/orders';
+import {
+  acceptInvitation,
+  changeMemberRole,
+  createOrg,
+  declineInvitation,
+  inviteMember,
+  removeMember,
+  revokeInvitation,
+  setRequireTwoFactor,
+  transferOwnership,
+} from '@admit/shared/orgs';
+import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { z } from 'zod';
 import { callables, liveQueries } from './app';
 import { addMember, addTicketTypeAs, createEventAs, createOrgAs, createPublishedEvent } from './testing/fixtures';
 import { createTestApp, type TestApp } from './testing/test-app';
 
-// Who may do what (DESIGN §1), as one table: every callable and live query registered in app.ts
-// has a row, and each row says what each kind of caller gets. The test fails for a callable or
-// live query without a row, so a new one cannot be added without deciding who may use it.
+// Who may do what (the roles in docs/product.md), as one table: every callable and live query
+// registered in app.ts has a row, and each row says what each kind of caller gets. The test fails
+// for a callable or live query without a row, so a new one cannot be added without deciding who
+// may use it. Callables' rows are keyed by their contracts, so each row's input has the type the
+// callable accepts.
 
 const actors = ['signedOut', 'buyer', 'staff', 'admin', 'owner', 'otherOwner'] as const;
 type Actor = (typeof actors)[number];
@@ -29,12 +49,18 @@ interface World {
   paidOrderId: string;
 }
 
-interface Row {
-  input(world: World): unknown;
+interface Row<Input = unknown> {
+  input(world: World): Input;
   expect: Record<Actor, Outcome>;
   /** Why the row is as it is, where it is not obvious. */
   note?: string;
 }
+
+/** A callable's row, keyed by its contract, so that the row's input is checked against the contract's. */
+const callableRow = <Input>(contract: CallableContract<z.ZodType<unknown, Input>>, row: Row<Input>): [CallableContract, Row] => [
+  contract,
+  row,
+];
 
 const anyoneSignedIn: Record<Actor, Outcome> = {
   signedOut: 'unauthenticated',
@@ -66,38 +92,38 @@ const ownOnly: Record<Actor, Outcome> = {
   otherOwner: 'not-found',
 };
 
-const callableMatrix: Record<string, Row> = {
-  'orgs.create': { input: () => ({ name: 'Side Project' }), expect: anyoneSignedIn },
-  'orgs.invite': {
+const callableMatrix = new Map<CallableContract, Row>([
+  callableRow(createOrg, { input: () => ({ name: 'Side Project' }), expect: anyoneSignedIn }),
+  callableRow(inviteMember, {
     input: (w) => ({ organizationId: w.organizationId, email: 'new.person@example.test', role: 'staff' }),
     expect: adminUp,
-  },
-  'orgs.acceptInvitation': {
+  }),
+  callableRow(acceptInvitation, {
     input: (w) => ({ invitationId: w.invitationId }),
     expect: ownOnly,
     note: 'the invitation is addressed to the buyer',
-  },
-  'orgs.declineInvitation': { input: (w) => ({ invitationId: w.invitationId }), expect: ownOnly },
-  'orgs.revokeInvitation': { input: (w) => ({ invitationId: w.invitationId }), expect: adminUp },
-  'orgs.changeRole': {
+  }),
+  callableRow(declineInvitation, { input: (w) => ({ invitationId: w.invitationId }), expect: ownOnly }),
+  callableRow(revokeInvitation, { input: (w) => ({ invitationId: w.invitationId }), expect: adminUp }),
+  callableRow(changeMemberRole, {
     input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id, role: 'admin' }),
     expect: ownerOnly,
-  },
-  'orgs.removeMember': {
+  }),
+  callableRow(removeMember, {
     input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id }),
     expect: staffUp,
     note: 'the target is the staff member: the owner and admins may remove staff, and staff may leave',
-  },
-  'orgs.setRequireTwoFactor': {
+  }),
+  callableRow(setRequireTwoFactor, {
     input: (w) => ({ organizationId: w.organizationId, required: false }),
     expect: ownerOnly,
     note: 'turning it on also needs the owner to have a second factor (require-two-factor.test.ts)',
-  },
-  'orgs.transferOwnership': {
+  }),
+  callableRow(transferOwnership, {
     input: (w) => ({ organizationId: w.organizationId, userId: people.staff.user.id }),
     expect: ownerOnly,
-  },
-  'events.create': {
+  }),
+  callableRow(createEvent, {
     input: (w) => ({
       organizationId: w.organizationId,
       title: 'Matrix night',
@@ -108,17 +134,17 @@ const callableMatrix: Record<string, Row> = {
       capacity: 100,
     }),
     expect: adminUp,
-  },
-  'events.addTicketType': { input: (w) => ({ eventId: w.draftEventId, name: 'Balcony', capacity: 10 }), expect: adminUp },
-  'events.publish': { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp },
-  'orders.create': {
+  }),
+  callableRow(addTicketType, { input: (w) => ({ eventId: w.draftEventId, name: 'Balcony', capacity: 10 }), expect: adminUp }),
+  callableRow(publishEvent, { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp }),
+  callableRow(createOrder, {
     input: (w) => ({ eventId: w.publishedEventId, lines: [{ ticketTypeId: w.ticketTypeId, quantity: 1 }] }),
     expect: anyoneSignedIn,
-  },
-  'orders.startPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
-  'orders.confirmPayment': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
-  'orders.cancel': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
-  'checkin.scan': {
+  }),
+  callableRow(startPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
+  callableRow(confirmPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
+  callableRow(cancelOrder, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
+  callableRow(scanTicket, {
     input: (w) => ({
       eventId: w.publishedEventId,
       code: 'matrix-code-that-is-no-ticket',
@@ -127,8 +153,8 @@ const callableMatrix: Record<string, Row> = {
       idempotencyKey: `matrix-scan-${w.publishedEventId}`,
     }),
     expect: staffUp,
-  },
-  'checkin.scanBatch': {
+  }),
+  callableRow(scanTicketBatch, {
     input: (w) => ({
       scans: [
         {
@@ -141,33 +167,33 @@ const callableMatrix: Record<string, Row> = {
       ],
     }),
     expect: staffUp,
-  },
-  'checkin.undo': {
+  }),
+  callableRow(undoCheckIn, {
     input: (w) => ({ eventId: w.publishedEventId, scanKey: `matrix-scan-${w.publishedEventId}`, device: 'Door 1' }),
     expect: staffUp,
-  },
-  'orders.refund': {
+  }),
+  callableRow(refundOrder, {
     input: (w) => ({ orderId: w.paidOrderId, reason: 'Matrix check', idempotencyKey: `matrix-${w.paidOrderId}` }),
     expect: adminUp,
-  },
-  'imports.prepare': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
-  'imports.validate': {
+  }),
+  callableRow(prepareImport, { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp }),
+  callableRow(validateImport, {
     input: (w) => ({ eventId: w.publishedEventId, rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test' }] }),
     expect: adminUp,
-  },
-  'imports.apply': {
+  }),
+  callableRow(applyImport, {
     input: (w) => ({
       eventId: w.publishedEventId,
       rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test', ticketType: 'Standing' }],
     }),
     expect: adminUp,
-  },
-  'payments.sandboxConfirm': {
+  }),
+  callableRow(sandboxConfirm, {
     input: (w) => ({ clientSecret: w.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }),
     expect: anyoneSignedIn,
     note: 'The client secret is the capability, as at Stripe: whoever holds it may pay.',
-  },
-  'payments.sandboxAuthenticate': {
+  }),
+  callableRow(sandboxAuthenticate, {
     input: (w) => ({ clientSecret: w.clientSecret, approve: true }),
     expect: {
       ...anyoneSignedIn,
@@ -178,8 +204,8 @@ const callableMatrix: Record<string, Row> = {
       otherOwner: 'failed-precondition',
     },
     note: 'Signed in, it is allowed; with no confirmation step pending it answers failed-precondition.',
-  },
-};
+  }),
+]);
 
 const liveQueryMatrix: Record<string, Row> = {
   'orgs.mine': { input: () => ({}), expect: anyoneSignedIn },
@@ -201,7 +227,7 @@ const liveQueryMatrix: Record<string, Row> = {
   'checkin.recent': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
 };
 
-/** Permission-checked GET routes (DESIGN §3.1 `/files/*`); `input` is the URL. */
+/** Permission-checked GET routes (the `/files/*` routes in docs/contracts.md); `input` is the URL. */
 const routeMatrix: Record<string, Row> = {
   'attendees export': {
     input: (w) => `/files/events/${w.publishedEventId}/exports/attendees.csv`,
@@ -218,7 +244,17 @@ let baseUrl: string;
 const people = {} as Record<Exclude<Actor, 'signedOut'>, Person>;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Every cell builds a world with an invitation to the buyer and two orders of theirs: far more
+  // than the quotas per account allow in a day (they are tested in order-quotas.test.ts and
+  // invitation-quotas.test.ts).
+  t = await createTestApp({
+    env: {
+      ORDER_ATTEMPTS_PER_ACCOUNT: '10000',
+      ORDER_ATTEMPTS_PER_ADDRESS: '10000',
+      INVITATIONS_PER_ACCOUNT: '10000',
+      INVITATIONS_PER_RECIPIENT: '10000',
+    },
+  });
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   const [buyer, staff, admin, owner, otherOwner] = await Promise.all([
     t.signUp('Bea Buyer'),
@@ -243,25 +279,17 @@ async function newWorld(): Promise<World> {
   });
   const draft = await createEventAs(t, owner, organizationId);
   await addTicketTypeAs(t, owner, draft.eventId, { capacity: 10 });
-  const invited = await t.call<{ invitationId: string }>(
-    'orgs.invite',
-    { organizationId, email: people.buyer.email, role: 'staff' },
-    owner,
-  );
+  const invited = await t.call(inviteMember, { organizationId, email: people.buyer.email, role: 'staff' }, owner);
   if (invited.status !== 200) throw new Error(`set-up invitation failed: ${JSON.stringify(invited.body)}`);
-  const ordered = await t.call<{ orderId: string }>(
-    'orders.create',
+  const ordered = await t.call(
+    createOrder,
     { eventId: published.eventId, lines: [{ ticketTypeId: published.ticketTypeIds[1]!, quantity: 1 }] },
     people.buyer.cookie,
   );
-  const started = await t.call<{ clientSecret: string }>(
-    'orders.startPayment',
-    { orderId: ordered.body.result.orderId },
-    people.buyer.cookie,
-  );
+  const started = await t.call(startPayment, { orderId: ordered.body.result.orderId }, people.buyer.cookie);
   if (started.status !== 200) throw new Error(`set-up payment failed: ${JSON.stringify(started.body)}`);
-  const free = await t.call<{ orderId: string }>(
-    'orders.create',
+  const free = await t.call(
+    createOrder,
     { eventId: published.eventId, lines: [{ ticketTypeId: published.ticketTypeIds[0]!, quantity: 1 }] },
     people.buyer.cookie,
   );
@@ -293,7 +321,7 @@ async function subscribeAs(actor: Actor, query: string, params: unknown): Promis
     socket.send(JSON.stringify({ type: 'subscribe', id: 's1', query, params }));
     const message = await answer;
     if (message.type === 'snapshot') return 'ok';
-    if (message.type === 'error') return message.error.status;
+    if (message.type === 'error') return callableErrorCodeOf(message.error.status);
     return `unexpected ${message.type}`;
   } finally {
     socket.close();
@@ -302,22 +330,24 @@ async function subscribeAs(actor: Actor, query: string, params: unknown): Promis
 
 const cells = (matrix: Record<string, Row>) =>
   Object.entries(matrix).flatMap(([name, row]) => actors.map((actor) => ({ name, actor, row, expected: row.expect[actor] })));
+const callableCells = [...callableMatrix].flatMap(([contract, row]) =>
+  actors.map((actor) => ({ name: contract.name, contract, actor, row, expected: row.expect[actor] })),
+);
 
 describe('the authorization matrix', () => {
   it('has a row for every callable and live query registered in app.ts, and none for anything else', () => {
-    expect(Object.keys(callableMatrix).sort()).toEqual(callables.map((callable) => callable.contract.name).sort());
+    expect([...callableMatrix.keys()].map((contract) => contract.name).sort()).toEqual(
+      callables.map((callable) => callable.contract.name).sort(),
+    );
     expect(Object.keys(liveQueryMatrix).sort()).toEqual(liveQueries.map((query) => query.contract.name).sort());
   });
 
-  it.each(cells(callableMatrix))(
-    'answers callable $name called by $actor with $expected',
-    async ({ name, actor, row, expected }) => {
-      // A fresh organization for every cell: a call that succeeds (a transfer, a removal) changes it.
-      const world = await newWorld();
-      const { status, body } = await t.call(name, row.input(world), cookieOf(actor));
-      expect(status === 200 ? 'ok' : body.error.status).toBe(expected);
-    },
-  );
+  it.each(callableCells)('answers callable $name called by $actor with $expected', async ({ contract, actor, row, expected }) => {
+    // A fresh organization for every cell: a call that succeeds (a transfer, a removal) changes it.
+    const world = await newWorld();
+    const { status, body } = await t.call(contract, row.input(world), cookieOf(actor));
+    expect(status === 200 ? 'ok' : body.error.status).toBe(expected);
+  });
 
   describe('live queries', () => {
     let world: World;
@@ -346,7 +376,9 @@ describe('the authorization matrix', () => {
         url: row.input(world) as string,
         headers: cookie ? { cookie } : {},
       });
-      expect(response.statusCode === 200 ? 'ok' : (response.json() as { error: { status: string } }).error.status).toBe(expected);
+      expect(
+        response.statusCode === 200 ? 'ok' : callableErrorCodeOf((response.json() as { error: { status: string } }).error.status),
+      ).toBe(expected);
     });
   });
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The closed set of callable error codes and the HTTP status each one is sent with (DESIGN §3.2). */
+/** The closed set of callable error codes and the HTTP status each one is sent with (see docs/contracts.md). */
 export const callableErrorHttpStatus = {
   'invalid-argument': 400,
   'failed-precondition': 400,
@@ -54,18 +54,61 @@ export function callableErrorCodeFromHttpStatus(httpStatus: number): CallableErr
   }
 }
 
+/**
+ * The status name each code has on the wire: the canonical upper-case names of the callable
+ * protocol (Firebase's), so that any client of that protocol reads our errors.
+ */
+export const canonicalStatusOf = {
+  'invalid-argument': 'INVALID_ARGUMENT',
+  'failed-precondition': 'FAILED_PRECONDITION',
+  unauthenticated: 'UNAUTHENTICATED',
+  'permission-denied': 'PERMISSION_DENIED',
+  'not-found': 'NOT_FOUND',
+  'already-exists': 'ALREADY_EXISTS',
+  aborted: 'ABORTED',
+  'resource-exhausted': 'RESOURCE_EXHAUSTED',
+  cancelled: 'CANCELLED',
+  internal: 'INTERNAL',
+  unimplemented: 'UNIMPLEMENTED',
+  unavailable: 'UNAVAILABLE',
+  'deadline-exceeded': 'DEADLINE_EXCEEDED',
+} as const satisfies Record<CallableErrorCode, string>;
+export type CanonicalStatus = (typeof canonicalStatusOf)[CallableErrorCode];
+
+const codeOfCanonical = new Map<string, CallableErrorCode>(
+  Object.entries(canonicalStatusOf).map(([code, status]) => [status, code as CallableErrorCode]),
+);
+
+/**
+ * The code of a status name read from the wire, as a client maps it. A name that is not ours (a
+ * newer server, another protocol's UNKNOWN or DATA_LOSS) is `internal`, never a guess.
+ */
+export function callableErrorCodeOf(status: unknown): CallableErrorCode {
+  return (typeof status === 'string' && codeOfCanonical.get(status)) || 'internal';
+}
+
+/** An error as it is sent: `{"error": {"status": "NOT_FOUND", "message": …, "details": …}}`. */
 export const CallableErrorBody = z.object({
   error: z.object({
-    status: CallableErrorCodeSchema,
+    status: z.string(),
     message: z.string(),
     details: z.unknown().optional(),
   }),
 });
 export type CallableErrorBody = z.infer<typeof CallableErrorBody>;
 
+/** The body of an error answer, with the wire name of its code; details only when there are some. */
+export function callableErrorBody(code: CallableErrorCode, message: string, details?: unknown): CallableErrorBody {
+  return { error: { status: canonicalStatusOf[code], message, ...(details === undefined ? {} : { details }) } };
+}
+
 /** One field that failed its schema, as listed in an invalid-argument error's details. */
 export const FieldIssue = z.object({ path: z.string(), message: z.string(), code: z.string() });
 export type FieldIssue = z.infer<typeof FieldIssue>;
+
+/** An `invalid-argument` answer's details: every field that is not valid. */
+export const FieldIssuesDetails = z.object({ fields: z.array(FieldIssue) });
+export type FieldIssuesDetails = z.infer<typeof FieldIssuesDetails>;
 
 export function fieldIssuesOf(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({

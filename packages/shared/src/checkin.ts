@@ -81,7 +81,7 @@ export const AttendeeRow = z.object({
   id: z.string(),
   code: z.string(),
   holderName: z.string(),
-  /** Admins and owners only: door staff read attendee names, not their email (DESIGN §1). */
+  /** Admins and owners only: door staff read attendee names, never their email. */
   holderEmail: z.string().nullable(),
   ticketTypeName: z.string(),
   status: TicketStatus,

@@ -7,6 +7,12 @@ describe('CSV cells', () => {
     for (const value of ['Ann', '', ' =1', 'a=b', "'quoted"]) expect(neutralizeFormula(value)).toBe(value);
   });
 
+  it('neutralises the full-width and small forms of = + - @ at the start of a cell like their ASCII forms', () => {
+    for (const value of ['＝1+1', '＝HYPERLINK("http://x")', '＋49', '－2', '＠SUM(A1)', '﹦1', '﹢1', '﹣1', '﹫x'])
+      expect(neutralizeFormula(value)).toBe(`'${value}`);
+    for (const value of ['Ｊａｎ', 'ａ＝ｂ', '　＝1', '😀=1', 'Ünal']) expect(neutralizeFormula(value)).toBe(value);
+  });
+
   it('knows which locales write decimals with a comma', () => {
     expect(usesDecimalComma('de')).toBe(true);
     expect(usesDecimalComma('en')).toBe(false);

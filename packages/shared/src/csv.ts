@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { locales, type Locale as LocaleList } from './locales';
 
-// CSV in and out (issue 6, docs/decisions/0023): the export's URL shape and the guest-list
+// CSV in and out (docs/decisions/0023): the export's URL shape and the guest-list
 // import's callables, plus the pure rules both sides apply to a guest list.
 
 const Id = z.string().min(1).max(64);
@@ -30,12 +30,20 @@ export function exportPath(eventId: string, kind: ExportKind, options: { excel: 
 /** The response header that tells how many data rows an export will have (for a progress bar). */
 export const exportRowCountHeader = 'x-row-count';
 
+const formulaStart = /^[=+\-@\t\r]/;
+
 /**
  * A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return at
- * its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's advice).
+ * its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's advice). The
+ * first character is compared in its compatibility form (NFKC): a spreadsheet may take a
+ * full-width `＝` (or `＋`, `－`, `＠`, or their small forms) for the ASCII one, as East Asian
+ * keyboards type them.
  */
 export function neutralizeFormula(value: string): string {
-  return /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const first = value.codePointAt(0);
+  if (first === undefined) return value;
+  const start = first < 0x80 ? value : String.fromCodePoint(first).normalize('NFKC');
+  return formulaStart.test(start) ? `'${value}` : value;
 }
 
 /** Whether the locale writes 1.5 as "1,5": Excel there expects `;` between cells. */

@@ -116,3 +116,12 @@ export const ManagedEventRow = z.object({
 export type ManagedEventRow = z.infer<typeof ManagedEventRow>;
 export const orgEvents = defineLiveQueryContract('events.forOrg', z.strictObject({ organizationId: Id }), ManagedEventRow);
 export const managedEvent = defineLiveQueryContract('events.managed', z.strictObject({ eventId: Id }), ManagedEventRow);
+
+/** Why an event cannot be changed so now: the `reason` in a `failed-precondition` answer's details. */
+export const eventFailures = [
+  z.object({ reason: z.literal('no-ticket-types') }),
+  /** Ended or cancelled: nothing more can be added to it (ticket types, guests). */
+  z.object({ reason: z.literal('event-closed'), status: EventStatus }),
+  /** Only a draft is published. */
+  z.object({ reason: z.literal('not-draft'), status: EventStatus }),
+] as const;

@@ -18,7 +18,7 @@ export function defineLiveQueryContract<Params extends z.ZodType, Row extends z.
   return { name, params, row };
 }
 
-// The messages of the /live WebSocket (DESIGN §3.3).
+// The messages of the /live WebSocket (described in docs/contracts.md, Live queries).
 export const LiveClientMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('subscribe'),

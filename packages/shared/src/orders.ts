@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 
 const Id = z.string().min(1).max(64);
@@ -191,3 +192,25 @@ export const OrderDetailRow = z.object({
 });
 export type OrderDetailRow = z.infer<typeof OrderDetailRow>;
 export const orderDetail = defineLiveQueryContract('orders.detail', OrderIdInput, OrderDetailRow);
+
+/** A short reference people can quote to an organizer ("1A2B3C4D"): the start of the order's id. */
+export const formatOrderReference = (orderId: string) => orderId.replaceAll('-', '').slice(0, 8).toUpperCase();
+
+/** Why an order or a refund cannot be done now: the `reason` in a `failed-precondition` answer's details. */
+export const orderFailures = [
+  z.object({ reason: z.literal('event-not-on-sale'), status: EventStatus }),
+  z.object({ reason: z.literal('sales-not-started'), ticketTypeId: z.string(), salesStart: z.string() }),
+  z.object({ reason: z.literal('sales-ended'), ticketTypeId: z.string() }),
+  z.object({ reason: z.literal('not-pending'), status: OrderStatus }),
+  z.object({ reason: z.literal('not-refundable'), status: OrderStatus }),
+  z.object({ reason: z.literal('nothing-to-refund') }),
+  /** The payment provider said no (already refunded there, more than what is left, disputed). */
+  z.object({ reason: z.literal('refund-refused'), providerReason: z.string().optional() }),
+  /**
+   * `resource-exhausted`: the buyer already holds places of this event in pending orders, and with
+   * this order would hold more than `limit` (ORDER_MAX_HELD_PLACES).
+   */
+  z.object({ reason: z.literal('too-many-holds'), limit: z.number() }),
+  /** `resource-exhausted`: too many order attempts from this account or address; try again after the wait. */
+  z.object({ reason: z.literal('too-many-orders'), retryAfterSeconds: z.number() }),
+] as const;

@@ -97,3 +97,24 @@ export const MyInvitationRow = z.object({
 });
 export type MyInvitationRow = z.infer<typeof MyInvitationRow>;
 export const myInvitations = defineLiveQueryContract('orgs.myInvitations', z.strictObject({}), MyInvitationRow);
+
+/** Why something in an organization cannot be done: the `reason` in an error's details. */
+export const orgFailures = [
+  /** The organization requires a second factor and the caller has none. */
+  z.object({ reason: z.literal('two-factor-required') }),
+  /** The owner turns the requirement on without a second factor of their own. */
+  z.object({ reason: z.literal('owner-two-factor-off') }),
+  /** The owner's role cannot be changed or removed (ownership is transferred instead). */
+  z.object({ reason: z.literal('owner') }),
+  z.object({ reason: z.literal('self') }),
+  /** Already a member (`already-exists`). */
+  z.object({ reason: z.literal('member') }),
+  /** An invitation is accepted only from a verified address. */
+  z.object({ reason: z.literal('unverified') }),
+  z.object({ reason: z.literal('expired') }),
+  z.object({ reason: z.literal('accepted') }),
+  z.object({ reason: z.literal('declined') }),
+  z.object({ reason: z.literal('revoked') }),
+  /** `resource-exhausted`: too many invitations from this account, or to this address; try again after the wait. */
+  z.object({ reason: z.literal('too-many-invitations'), retryAfterSeconds: z.number() }),
+] as const;

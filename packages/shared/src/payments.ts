@@ -18,6 +18,7 @@ export const SandboxConfirmInput = z.strictObject({
   clientSecret: ClientSecret,
   cardNumber: z
     .string()
+    .max(40)
     .transform((value) => value.replace(/[\s-]/g, ''))
     .pipe(z.string().regex(/^\d{12,19}$/, 'Enter the card number')),
   expiry: z.string().regex(/^(0[1-9]|1[0-2])\s*\/\s*\d{2}$/, 'Enter the expiry as MM/YY'),

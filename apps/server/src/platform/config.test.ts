@@ -9,6 +9,7 @@ const production = {
   STRIPE_SECRET_KEY: 'sk_test_x',
   STRIPE_PUBLISHABLE_KEY: 'pk_test_x',
   STRIPE_WEBHOOK_SECRET: 'whsec_x',
+  SMTP_URL: 'smtps://mailer:secret@smtp.example.org:465',
 };
 
 /** The ConfigError that loading `env` throws (fails the test when it does not throw one). */
@@ -34,7 +35,33 @@ describe('loadConfig', () => {
       LOG_LEVEL: 'info',
       IMPORT_MAX_BYTES: 10 * 1024 * 1024,
       IMPORT_MAX_ROWS: 50_000,
+      ORDER_MAX_HELD_PLACES: 20,
+      ORDER_ATTEMPTS_WINDOW_SECONDS: 600,
+      ORDER_ATTEMPTS_PER_ACCOUNT: 30,
+      ORDER_ATTEMPTS_PER_ADDRESS: 300,
+      INVITATIONS_WINDOW_SECONDS: 86_400,
+      INVITATIONS_PER_ACCOUNT: 50,
+      INVITATIONS_PER_RECIPIENT: 5,
+      JOB_WORKERS: 'in-process',
+      DATABASE_POOL_SIZE: 20,
+      LIVE_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
+      LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 100,
+      LIVE_MAX_SOCKETS_PER_ADDRESS: 50,
+      LIVE_MAX_SOCKETS_PER_ACCOUNT: 20,
     });
+  });
+
+  it('reads the quotas per account, and refuses ones that are not positive whole numbers, naming them', () => {
+    expect(loadConfig({ ORDER_MAX_HELD_PLACES: '4', INVITATIONS_PER_RECIPIENT: '2' })).toMatchObject({
+      ORDER_MAX_HELD_PLACES: 4,
+      INVITATIONS_PER_RECIPIENT: 2,
+    });
+    expect(configErrorOf({ ORDER_ATTEMPTS_PER_ACCOUNT: '0' }).message).toMatch(
+      /^Configuration error: ORDER_ATTEMPTS_PER_ACCOUNT /,
+    );
+    expect(configErrorOf({ INVITATIONS_WINDOW_SECONDS: 'a day' }).message).toMatch(
+      /^Configuration error: INVITATIONS_WINDOW_SECONDS /,
+    );
   });
 
   it('reads the guest-list import limits, and refuses ones that are not positive whole numbers', () => {
@@ -109,7 +136,7 @@ describe('loadConfig', () => {
     expect(loadConfig(production)).toMatchObject({ NODE_ENV: 'production', PUBLIC_URL: 'https://tickets.example.org' });
   });
 
-  it.each(['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'])(
+  it.each(['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SMTP_URL'])(
     'refuses to start in production without %s, naming it',
     (variable) => {
       const error = configErrorOf({ ...production, [variable]: undefined });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
+const positiveInt = (fallback: number) => optional(z.coerce.number().int().min(1)).transform((value) => value ?? fallback);
 
 const ConfigSchema = z
   .object({
@@ -10,6 +11,18 @@ const ConfigSchema = z
     HOST: optional(z.string()).transform((value) => value ?? '0.0.0.0'),
     PUBLIC_URL: optional(z.url({ protocol: /^https?$/ })),
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
+    /**
+     * A direct connection to PostgreSQL for what a transaction-mode pooler (PgBouncer) cannot carry:
+     * LISTEN and the job queue. Absent: DATABASE_URL serves for both.
+     */
+    DATABASE_DIRECT_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
+    /**
+     * Where background jobs (emails, hold expiry, refunds to retry) run: `in-process` in this server
+     * (the embedded default), or `off` when `npm run worker` processes run them.
+     */
+    JOB_WORKERS: optional(z.enum(['in-process', 'off'])).transform((value) => value ?? 'in-process'),
+    /** Connections to PostgreSQL per process (the pool behind every callable). */
+    DATABASE_POOL_SIZE: positiveInt(20),
     DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
     STORAGE_DRIVER: optional(z.enum(['local', 's3'])).transform((value) => value ?? 'local'),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
@@ -27,6 +40,16 @@ const ConfigSchema = z
     LOG_LEVEL: optional(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])).transform(
       (value) => value ?? 'info',
     ),
+    /**
+     * The bearer token that reads GET /metrics (decision 0033). Unset: /metrics is not served in
+     * production, and elsewhere only to connections from this machine.
+     */
+    METRICS_TOKEN: optional(
+      z
+        .string()
+        .min(32, 'must be at least 32 characters')
+        .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    ),
     GOOGLE_CLIENT_ID: optional(z.string()),
     GOOGLE_CLIENT_SECRET: optional(z.string()),
     GITHUB_CLIENT_ID: optional(z.string()),
@@ -39,9 +62,29 @@ const ConfigSchema = z
     OIDC_CLIENT_ID: optional(z.string()),
     OIDC_CLIENT_SECRET: optional(z.string()),
     OIDC_NAME: optional(z.string()),
-    /** Guest-list import limits (issue 6): the largest file, in bytes, and the most rows it may have. */
+    /** Guest-list import limits: the largest file, in bytes, and the most rows it may have. */
     IMPORT_MAX_BYTES: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 10 * 1024 * 1024),
     IMPORT_MAX_ROWS: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 50_000),
+    /**
+     * What one /live client may hold on a server process (decision 0029): unsent bytes per socket
+     * before it is closed, subscriptions per socket, open sockets per client address and per account.
+     */
+    LIVE_MAX_BUFFERED_BYTES: optional(z.coerce.number().int().min(65_536)).transform((value) => value ?? 4 * 1024 * 1024),
+    LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 100),
+    LIVE_MAX_SOCKETS_PER_ADDRESS: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 50),
+    LIVE_MAX_SOCKETS_PER_ACCOUNT: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 20),
+    /**
+     * Quotas per account (decision 0030). Places one buyer may hold in pending orders of one
+     * event; order attempts per account and per client address in a window; invitations per
+     * account and per recipient address in a window.
+     */
+    ORDER_MAX_HELD_PLACES: positiveInt(20),
+    ORDER_ATTEMPTS_WINDOW_SECONDS: positiveInt(10 * 60),
+    ORDER_ATTEMPTS_PER_ACCOUNT: positiveInt(30),
+    ORDER_ATTEMPTS_PER_ADDRESS: positiveInt(300),
+    INVITATIONS_WINDOW_SECONDS: positiveInt(24 * 60 * 60),
+    INVITATIONS_PER_ACCOUNT: positiveInt(50),
+    INVITATIONS_PER_RECIPIENT: positiveInt(5),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".
@@ -69,7 +112,9 @@ const ConfigSchema = z
     if (config.NODE_ENV !== 'production') return;
     if (config.STRIPE_API_URL)
       ctx.addIssue({ code: 'custom', path: ['STRIPE_API_URL'], message: 'is for tests only, not when NODE_ENV=production' });
-    for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+    // Without SMTP every email (tickets, sign-in links, invitations) would go to the dev outbox,
+    // which production does not serve: nobody would get them.
+    for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SMTP_URL'] as const) {
       if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
     }
   });

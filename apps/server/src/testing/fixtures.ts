@@ -1,22 +1,30 @@
 import { randomUUID } from 'node:crypto';
-import type { OrgRole } from '@admit/shared/orgs';
+import type { CallableContract } from '@admit/shared/callable';
+import { addTicketType, createEvent, publishEvent, type CreateEventInput } from '@admit/shared/events';
+import { createOrg, type OrgRole } from '@admit/shared/orgs';
+import type { z } from 'zod';
 import { member } from '../platform/auth/organization-schema';
 import type { TestApp } from './test-app';
 
 // Set-up steps shared by the server tests. They go through the real callables (so that a test's
 // starting state is one the product can reach) and fail loudly when a step does not succeed.
 
-async function expectResult<T>(t: TestApp, name: string, data: unknown, cookie: string): Promise<T> {
-  const { status, body } = await t.call<T>(name, data, cookie);
-  if (status !== 200) throw new Error(`set-up call ${name} failed: ${status} ${JSON.stringify(body)}`);
+async function expectResult<C extends CallableContract>(
+  t: TestApp,
+  contract: C,
+  data: z.input<C['input']>,
+  cookie: string,
+): Promise<z.output<C['output']>> {
+  const { status, body } = await t.call(contract, data, cookie);
+  if (status !== 200) throw new Error(`set-up call ${contract.name} failed: ${status} ${JSON.stringify(body)}`);
   return body.result;
 }
 
 export async function createOrgAs(t: TestApp, cookie: string, name = 'Night Owls') {
-  return expectResult<{ organizationId: string; slug: string }>(t, 'orgs.create', { name }, cookie);
+  return expectResult(t, createOrg, { name }, cookie);
 }
 
-export const eventInput = (organizationId: string, overrides: Record<string, unknown> = {}) => ({
+export const eventInput = (organizationId: string, overrides: Partial<CreateEventInput> = {}): CreateEventInput => ({
   organizationId,
   title: 'Jazz night',
   venue: 'Club Blau',
@@ -27,8 +35,13 @@ export const eventInput = (organizationId: string, overrides: Record<string, unk
   ...overrides,
 });
 
-export async function createEventAs(t: TestApp, cookie: string, organizationId: string, overrides: Record<string, unknown> = {}) {
-  return expectResult<{ eventId: string; slug: string }>(t, 'events.create', eventInput(organizationId, overrides), cookie);
+export async function createEventAs(
+  t: TestApp,
+  cookie: string,
+  organizationId: string,
+  overrides: Partial<CreateEventInput> = {},
+) {
+  return expectResult(t, createEvent, eventInput(organizationId, overrides), cookie);
 }
 
 export async function addTicketTypeAs(
@@ -37,9 +50,9 @@ export async function addTicketTypeAs(
   eventId: string,
   ticketType: { name?: string; capacity: number; maxPerOrder?: number; price?: number },
 ) {
-  const { ticketTypeId } = await expectResult<{ ticketTypeId: string }>(
+  const { ticketTypeId } = await expectResult(
     t,
-    'events.addTicketType',
+    addTicketType,
     {
       eventId,
       name: ticketType.name ?? 'Standing',
@@ -53,7 +66,7 @@ export async function addTicketTypeAs(
 }
 
 export async function publishAs(t: TestApp, cookie: string, eventId: string) {
-  await expectResult(t, 'events.publish', { eventId }, cookie);
+  await expectResult(t, publishEvent, { eventId }, cookie);
 }
 
 /** An organization owned by `cookie`'s person with one published event and its ticket types. */

@@ -1,10 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../platform/db/database';
 
-// The data invariants of DESIGN §4, as SQL over the real tables. Each check selects the rows that
-// break it, so an empty result means it holds; the first few offenders are reported as text, which
-// makes a failing `expect(await dataInvariantViolations(db)).toEqual([])` say what went wrong.
-// (Check-ins and payment events have no tables yet: their invariants join this list with them.)
+// The data invariants (docs/contracts.md), as SQL over the real tables. Each check selects the rows
+// that break it, so an empty result means it holds; the first few offenders are reported as text,
+// which makes a failing `expect(await dataInvariantViolations(db)).toEqual([])` say what went wrong.
+// A provider event applied at most once is the payment_event table's primary key.
 
 const checks: { name: string; query: SQL }[] = [
   {

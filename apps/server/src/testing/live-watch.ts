@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { callableErrorCodeOf } from '@admit/shared/callable';
 import type { LiveServerMessage } from '@admit/shared/live';
 import WebSocket from 'ws';
 
@@ -12,7 +13,8 @@ export async function watch(baseUrl: string, query: string, params: unknown, coo
   const snapshot = new Promise<void>((resolve, reject) => {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as LiveServerMessage;
-      if (message.type === 'error') reject(new Error(message.error.status));
+      // Read as the browser reads it: the wire's status name as its code.
+      if (message.type === 'error') reject(new Error(callableErrorCodeOf(message.error.status)));
       if (message.type === 'snapshot') {
         rows = message.rows;
         resolve();
@@ -32,4 +34,38 @@ export async function watch(baseUrl: string, query: string, params: unknown, coo
   socket.send(JSON.stringify({ type: 'subscribe', id: 's1', query, params }));
   await snapshot;
   return { rows: () => rows, close: () => socket.close() };
+}
+
+/**
+ * A /live socket that records every message and how it closed, for tests that wait on either
+ * (`expect.poll(() => live.closed()?.code)`). With `headers`, the upgrade request carries them as
+ * a browser's (a session cookie) or an API client's (a bearer token) would.
+ */
+export async function openLive(baseUrl: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers });
+  const messages: LiveServerMessage[] = [];
+  let closed: { code: number; reason: string } | null = null;
+  socket.on('message', (data) => messages.push(JSON.parse(String(data)) as LiveServerMessage));
+  socket.on('close', (code, reason) => (closed = { code, reason: String(reason) }));
+  await once(socket, 'open');
+  return {
+    socket,
+    messages,
+    closed: () => closed,
+    subscribe(id: string, query: string, params: unknown = {}) {
+      socket.send(JSON.stringify({ type: 'subscribe', id, query, params }));
+    },
+    /** The first message about subscription `id` of this type, once it has come. */
+    find<T extends LiveServerMessage['type']>(id: string, type: T) {
+      return messages.find(
+        (message): message is Extract<LiveServerMessage, { type: T }> => message.type === type && message.id === id,
+      );
+    },
+    async close() {
+      if (socket.readyState === WebSocket.CLOSED) return;
+      const done = once(socket, 'close');
+      socket.close();
+      await done;
+    },
+  };
 }

@@ -3,6 +3,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 
+// The local stand-in for Stripe's API (the real SDK is pointed at it): the few endpoints Admit
+// calls, answered in Stripe's shapes. One file, as one fake server is easier to read whole.
+
 /** A PaymentIntent as the stand-in keeps and answers it: the fields of Stripe's object we read. */
 export interface StandInIntent {
   id: string;

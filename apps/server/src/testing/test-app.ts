@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { callableErrorCodeOf, type CallableContract, type CallableErrorCode } from '@admit/shared/callable';
 import { and, desc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { buildApp } from '../app';
+import type { z } from 'zod';
+import { buildApp, jobDefinitions } from '../app';
+import { createJobQueue } from '../platform/jobs/job-queue';
 import { loadConfig } from '../platform/config';
 import { openDatabase, type Database } from '../platform/db/database';
 import { outboxMessage } from '../platform/mail/schema';
@@ -42,12 +45,16 @@ export async function openTestDatabase(): Promise<Database & { url?: string }> {
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** A callable's answer as tests read it: `result` on success, `error` otherwise. */
+/**
+ * A callable's answer as tests read it: `result` on success, `error` otherwise, with the status name
+ * of the wire (`NOT_FOUND`) read as its code (`not-found`), as every client of the protocol reads it.
+ * The wire names themselves are tested in platform/http (callable.test.ts, firebase-interop.test.ts).
+ */
 export interface CallBody<T> {
   result: T;
   // Tests read whatever details an error carries (fields, requested/remaining, ...) and assert on them.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  error: { status: string; message: string; details?: any };
+  error: { status: CallableErrorCode; message: string; details?: any };
 }
 
 export interface TestAppOptions {
@@ -81,18 +88,55 @@ export async function createTestApp(options: TestAppOptions = {}) {
     liveSessionCheckMs: options.liveSessionCheckMs,
     payments: options.payments,
     logger: false,
+    // Quick to find work and to retry a try whose process died: tests wait for jobs.
+    jobQueue: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 },
   });
   await app.ready();
+  /** Enqueues jobs as the server does (the app's own workers run them). */
+  const jobs = await createJobQueue(database, app.log, jobDefinitions as never);
 
-  /** Calls a function the way the browser does; returns the HTTP status and the parsed body. */
-  async function call<T = unknown>(name: string, data: unknown, cookie?: string) {
+  /**
+   * Waits until the app's workers have run every job that is due (emails, holds): what a call
+   * enqueued has happened, or failed for good. Jobs set to run later (a hold's end) are not waited for.
+   */
+  async function settleJobs(timeoutMs = 20_000) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await database.execute(
+        `select count(*)::int as busy from pgboss.job
+          where state = 'active' or (state in ('created', 'retry') and start_after <= now())`,
+        [],
+      );
+      if (Number(rows[0]!.busy) === 0) return;
+      if (Date.now() > deadline) throw new Error(`jobs still due after ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Posts `data` to the callable named `name` the way the browser does; returns the HTTP status and the parsed body. */
+  async function post<T>(name: string, data: unknown, cookie?: string) {
     const response = await app.inject({
       method: 'POST',
       url: `/fn/${name}`,
       headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       payload: JSON.stringify({ data }),
     });
-    return { status: response.statusCode, body: response.json() as CallBody<T> };
+    const body = response.json() as CallBody<T>;
+    if (body.error) body.error.status = callableErrorCodeOf(body.error.status);
+    return { status: response.statusCode, body };
+  }
+
+  /** Calls a callable through its contract, with input of the contract's type; the result is typed by its output. */
+  function call<C extends CallableContract>(contract: C, data: z.input<C['input']>, cookie?: string) {
+    return post<z.output<C['output']>>(contract.name, data, cookie);
+  }
+
+  /**
+   * Calls a callable through its contract with input the contract's type does not allow (wrong types,
+   * unknown or missing fields), for tests that send such input on purpose and expect it refused.
+   */
+  function callWithAnyInput<C extends CallableContract>(contract: C, data: unknown, cookie?: string) {
+    return post<z.output<C['output']>>(contract.name, data, cookie);
   }
 
   /** The newest email (or SMS) the dev outbox holds for an address or number; throws when there is none. */
@@ -132,14 +176,37 @@ export async function createTestApp(options: TestAppOptions = {}) {
     return { cookie, user, email, password };
   }
 
+  /**
+   * A bearer token for API clients (`Authorization: Bearer <token>`), from signing in with a
+   * password: the signed token the server hands only to a client that asks for one with
+   * `x-admit-want-token: 1` (decision 0028).
+   */
+  async function bearerTokenFor(email: string, password: string): Promise<string> {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', 'x-admit-want-token': '1' },
+      payload: { email, password },
+    });
+    const token = response.headers['set-auth-token'];
+    if (response.statusCode !== 200 || typeof token !== 'string')
+      throw new Error(`no bearer token: ${response.statusCode} ${response.body}`);
+    return token;
+  }
+
   return {
     app,
     database,
     db: database.db,
     call,
+    callWithAnyInput,
     signUp,
+    bearerTokenFor,
     lastMessageTo,
+    jobs,
+    settleJobs,
     async close() {
+      await jobs.stop();
       await app.close();
       await database.close();
     },

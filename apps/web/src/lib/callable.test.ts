@@ -1,7 +1,7 @@
 /// <reference types="node" />
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { defineCallableContract } from '@admit/shared/callable';
+import { canonicalStatusOf, defineCallableContract, type CallableErrorCode } from '@admit/shared/callable';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { CallError, createCallableClient, defaultCallTimeoutMs } from './callable';
@@ -30,7 +30,7 @@ interface Received {
   body: unknown;
 }
 
-/** DESIGN §3.2, written out so that a wrong status in the code is caught. */
+/** The codes and statuses of docs/contracts.md, written out so that a wrong status in the code is caught. */
 const httpStatusOfCode = {
   'invalid-argument': 400,
   'failed-precondition': 400,
@@ -139,18 +139,22 @@ describe('the callable client', () => {
     expect(received[0]!.headers.authorization).toBe('Bearer t0ken');
   });
 
-  it.each(Object.entries(httpStatusOfCode))('reports a %s answer by the code in its body (HTTP %i)', async (code, status) => {
-    const failure = await failureOf(
-      call({ status, json: { error: { status: code, message: `Because ${code}`, details: { n: 1 } } } }),
-    );
-    expect(failure.code).toBe(code);
-    expect(failure.message).toBe(`Because ${code}`);
-    expect(failure.details).toEqual({ n: 1 });
-    expect(failure.httpStatus).toBe(status);
-  });
+  it.each(Object.entries(httpStatusOfCode))(
+    'reports a %s answer by the status name in its body (HTTP %i)',
+    async (code, status) => {
+      const name = canonicalStatusOf[code as CallableErrorCode];
+      const failure = await failureOf(
+        call({ status, json: { error: { status: name, message: `Because ${code}`, details: { n: 1 } } } }),
+      );
+      expect(failure.code).toBe(code);
+      expect(failure.message).toBe(`Because ${code}`);
+      expect(failure.details).toEqual({ n: 1 });
+      expect(failure.httpStatus).toBe(status);
+    },
+  );
 
   it("trusts the body's code over what the HTTP status would suggest", async () => {
-    const failure = await failureOf(call({ status: 500, json: { error: { status: 'unavailable', message: 'Stripe is down' } } }));
+    const failure = await failureOf(call({ status: 500, json: { error: { status: 'UNAVAILABLE', message: 'Stripe is down' } } }));
     expect(failure.code).toBe('unavailable');
     expect(failure.httpStatus).toBe(500);
   });
@@ -180,11 +184,19 @@ describe('the callable client', () => {
   it.each([
     ['an HTML error page', { status: 502, text: '<html><body>Bad gateway</body></html>', contentType: 'text/html' }],
     ['JSON that is not the protocol', { status: 503, json: { message: 'maintenance' } }],
-    ['an unknown error code', { status: 429, json: { error: { status: 'exploded', message: 'Boom' } } }],
   ])('falls back to the HTTP status for %s', async (_kind, answer) => {
     const failure = await failureOf(call(answer));
     expect(failure.code).toBe({ 502: 'internal', 503: 'unavailable', 429: 'resource-exhausted' }[answer.status]);
     expect(failure.httpStatus).toBe(answer.status);
+  });
+
+  it.each([
+    ['a name it does not know', 'EXPLODED'],
+    ['a code in lower case, which is not a wire name', 'resource-exhausted'],
+  ])('reports %s as internal, as any client of the protocol does', async (_kind, name) => {
+    const failure = await failureOf(call({ status: 429, json: { error: { status: name, message: 'Boom' } } }));
+    expect(failure.code).toBe('internal');
+    expect(failure.httpStatus).toBe(429);
   });
 
   it('reports a 200 without a result as internal', async () => {

@@ -1,5 +1,5 @@
 import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
-import { CallableErrorBody, callableErrorCodeFromHttpStatus } from '@admit/shared/callable';
+import { CallableErrorBody, callableErrorCodeFromHttpStatus, callableErrorCodeOf } from '@admit/shared/callable';
 import type { z } from 'zod';
 
 /** A failed call, as the browser sees it: the protocol's code, a message, and the server's details. */
@@ -16,6 +16,21 @@ export class CallError extends Error {
   }
 }
 
+/**
+ * The error an answer carries: its body's status name mapped to a code as any client of the
+ * protocol maps it (an unknown name is `internal`), or, with no readable body, the code of its
+ * HTTP status.
+ */
+export function callErrorOf(body: unknown, httpStatus: number, statusText = ''): CallError {
+  const parsed = CallableErrorBody.safeParse(body);
+  if (parsed.success) {
+    const { status, message, details } = parsed.data.error;
+    return new CallError(callableErrorCodeOf(status), message, details, httpStatus);
+  }
+  const code = callableErrorCodeFromHttpStatus(httpStatus);
+  return new CallError(code, statusText || code, undefined, httpStatus);
+}
+
 export const defaultCallTimeoutMs = 70_000;
 
 export interface CallOptions {
@@ -29,7 +44,7 @@ export interface CallableClientOptions {
   fetch?: typeof fetch;
 }
 
-/** Calls server functions by their shared contract over `POST /fn/<name>` (DESIGN §3.2). */
+/** Calls server functions by their shared contract over `POST /fn/<name>` (the protocol is in docs/contracts.md). */
 export function createCallableClient({
   baseUrl = '',
   fetch: fetchImpl = globalThis.fetch.bind(globalThis),
@@ -77,13 +92,7 @@ export function createCallableClient({
       if (body && typeof body === 'object' && 'result' in body) return (body as { result: z.output<C['output']> }).result;
       throw new CallError('internal', 'The server sent an answer that could not be read', undefined, response.status);
     }
-    const parsed = CallableErrorBody.safeParse(body);
-    if (parsed.success) {
-      const { status, message, details } = parsed.data.error;
-      throw new CallError(status, message, details, response.status);
-    }
-    const code = callableErrorCodeFromHttpStatus(response.status);
-    throw new CallError(code, response.statusText || code, undefined, response.status);
+    throw callErrorOf(body, response.status, response.statusText);
   };
 }
 

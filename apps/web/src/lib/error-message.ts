@@ -1,7 +1,9 @@
-import { untyped } from './messages';
-import type { CallableErrorCode } from '@admit/shared/callable';
-import { defineMessages, useIntl } from 'react-intl';
+import { FieldIssuesDetails, type CallableErrorCode } from '@admit/shared/callable';
+import { failureOf, type FailureDetails, type FailureReason } from '@admit/shared/failures';
+import { SoldOutDetails } from '@admit/shared/orders';
+import { defineMessages, useIntl, type MessageDescriptor } from 'react-intl';
 import { CallError } from './callable';
+import { untyped } from './messages';
 
 const messages = untyped(
   defineMessages({
@@ -30,34 +32,93 @@ const messages = untyped(
       id: 'error.deadlineExceeded',
       defaultMessage: 'The server took too long to answer. Please try again.',
     },
-    twoFactorRequired: {
-      id: 'error.twoFactorRequired',
-      defaultMessage:
-        'This organization requires two-factor authentication. Turn it on in your account settings, then try again.',
-    },
     soldOut: {
       id: 'error.soldOut',
       defaultMessage:
         '{remaining, plural, =0 {Sorry, these tickets are sold out.} one {Only # ticket is left.} other {Only # tickets are left.}}',
     },
     offline: { id: 'error.offline', defaultMessage: 'You seem to be offline. Check your connection and try again.' },
-  } satisfies Record<CallableErrorCode | 'soldOut' | 'offline' | 'twoFactorRequired', unknown>),
+  } satisfies Record<CallableErrorCode | 'soldOut' | 'offline', unknown>),
 );
+
+/**
+ * A sentence for every reason a callable gives for refusing (declared in packages/shared): a
+ * reason added there without a message here does not compile. The details are the values.
+ */
+const failureMessages = untyped(
+  defineMessages({
+    'event-not-on-sale': { id: 'error.reason.eventNotOnSale', defaultMessage: 'Tickets for this event are not on sale.' },
+    'sales-not-started': { id: 'error.reason.salesNotStarted', defaultMessage: 'Sales for these tickets have not started yet.' },
+    'sales-ended': { id: 'error.reason.salesEnded', defaultMessage: 'Sales for these tickets have ended.' },
+    'not-pending': { id: 'error.reason.notPending', defaultMessage: 'This order can no longer be paid.' },
+    'not-refundable': { id: 'error.reason.notRefundable', defaultMessage: 'This order cannot be refunded any more.' },
+    'nothing-to-refund': { id: 'error.reason.nothingToRefund', defaultMessage: 'Nothing is left to refund on this order.' },
+    'refund-refused': { id: 'error.reason.refundRefused', defaultMessage: 'The payment provider refused this refund.' },
+    'no-ticket-types': { id: 'editor.publish.needsTypes', defaultMessage: 'Add a ticket type before publishing.' },
+    'event-closed': {
+      id: 'error.reason.eventClosed',
+      defaultMessage:
+        '{status, select, cancelled {This event was cancelled: nothing can be added to it.} other {This event has ended: nothing can be added to it.}}',
+    },
+    'not-draft': {
+      id: 'error.reason.notDraft',
+      defaultMessage: '{status, select, published {This event is already published.} other {Only a draft can be published.}}',
+    },
+    'two-factor-required': {
+      id: 'error.twoFactorRequired',
+      defaultMessage:
+        'This organization requires two-factor authentication. Turn it on in your account settings, then try again.',
+    },
+    'owner-two-factor-off': {
+      id: 'error.reason.ownerTwoFactorOff',
+      defaultMessage: 'Turn on two-factor authentication for yourself first.',
+    },
+    owner: { id: 'error.reason.owner', defaultMessage: 'The owner keeps their role: transfer the ownership first.' },
+    self: { id: 'error.reason.self', defaultMessage: 'You already own this organization.' },
+    member: { id: 'error.reason.member', defaultMessage: 'That person is already a member.' },
+    unverified: { id: 'error.reason.unverified', defaultMessage: 'Verify your email address first.' },
+    expired: { id: 'error.reason.expired', defaultMessage: 'This invitation has expired.' },
+    accepted: { id: 'error.reason.accepted', defaultMessage: 'This invitation has already been accepted.' },
+    declined: { id: 'error.reason.declined', defaultMessage: 'This invitation was declined.' },
+    revoked: { id: 'error.reason.revoked', defaultMessage: 'This invitation was withdrawn.' },
+    'too-many-holds': {
+      id: 'error.reason.tooManyHolds',
+      defaultMessage:
+        'You can hold at most {limit, plural, one {# ticket} other {# tickets}} of this event at a time. Pay for or cancel your open orders first.',
+    },
+    'too-many-orders': {
+      id: 'error.reason.tooManyOrders',
+      defaultMessage: 'Too many orders in a short time. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    },
+    'too-many-invitations': {
+      id: 'error.reason.tooManyInvitations',
+      defaultMessage:
+        'Too many invitations were sent recently. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    },
+  } satisfies Record<FailureReason, MessageDescriptor>),
+);
+
+/** The values of a reason's sentence: its details, and a wait in whole minutes where it has one. */
+function valuesOf(failure: FailureDetails): FailureDetails & { minutes?: number } {
+  return 'retryAfterSeconds' in failure ? { ...failure, minutes: Math.ceil(failure.retryAfterSeconds / 60) } : failure;
+}
+
+/** The reason a call was refused, with its details, as declared in packages/shared; null for any other error. */
+export function failureOfError(error: unknown): FailureDetails | null {
+  return error instanceof CallError ? failureOf(error.details) : null;
+}
 
 /** Turns any error into a sentence for people, in their language, from its code and details. */
 export function useErrorMessage() {
   const intl = useIntl();
   return (error: unknown): string => {
     if (!(error instanceof CallError)) return intl.formatMessage(messages.internal);
+    const failure = failureOf(error.details);
+    if (failure) return intl.formatMessage(failureMessages[failure.reason], valuesOf(failure));
     if (error.code === 'resource-exhausted') {
-      const remaining = (error.details as { remaining?: unknown } | undefined)?.remaining;
-      if (typeof remaining === 'number') return intl.formatMessage(messages.soldOut, { remaining });
+      const soldOut = SoldOutDetails.safeParse(error.details);
+      if (soldOut.success) return intl.formatMessage(messages.soldOut, { remaining: soldOut.data.remaining });
     }
-    if (
-      error.code === 'failed-precondition' &&
-      (error.details as { reason?: unknown } | undefined)?.reason === 'two-factor-required'
-    )
-      return intl.formatMessage(messages.twoFactorRequired);
     if (error.code === 'internal' && error.httpStatus === 0) return intl.formatMessage(messages.offline);
     return intl.formatMessage(messages[error.code]);
   };
@@ -66,6 +127,7 @@ export function useErrorMessage() {
 /** Field errors from an invalid-argument answer, keyed by field path (`lines.0.quantity`). */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof CallError) || error.code !== 'invalid-argument') return {};
-  const fields = (error.details as { fields?: { path: string; message: string }[] } | undefined)?.fields ?? [];
+  const parsed = FieldIssuesDetails.safeParse(error.details);
+  const fields = parsed.success ? parsed.data.fields : [];
   return Object.fromEntries(fields.map((field) => [field.path, field.message]));
 }

@@ -1,9 +1,11 @@
-import type { CallableErrorCode } from '@admit/shared/callable';
 import type { LiveQueryContract, LiveRow, LiveServerMessage } from '@admit/shared/live';
 import { replaceEqualDeep, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { z } from 'zod';
-import { CallError } from './callable';
+import { callErrorOf, type CallError } from './callable';
+
+/** The close code of a socket the server stopped serving because it did not keep up (docs/contracts.md). */
+const tryAgainLater = 1013;
 
 interface Listener {
   query: string;
@@ -83,13 +85,16 @@ export class LiveClient {
       }
     });
     socket.addEventListener('message', (event) => this.receive(JSON.parse(String(event.data)) as LiveServerMessage));
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
       this.setConnected(false, true);
       if (this.listeners.size === 0) return;
-      this.retryTimer = setTimeout(() => this.ensureSocket(), this.retryMs);
-      this.retryMs = Math.min(this.retryMs * 2, 10_000);
+      // 1013 "Try Again Later": the server let this socket go because it fell too far behind
+      // (a slow network); coming straight back would ask for the same snapshot at once.
+      const wait = event.code === tryAgainLater ? Math.max(this.retryMs, 5_000) : this.retryMs;
+      this.retryTimer = setTimeout(() => this.ensureSocket(), wait);
+      this.retryMs = Math.min(wait * 2, 10_000);
     });
   }
 
@@ -97,7 +102,7 @@ export class LiveClient {
     const listener = message.id === null ? undefined : this.listeners.get(message.id);
     if (!listener) return;
     if (message.type === 'error') {
-      listener.onError(new CallError(message.error.status as CallableErrorCode, message.error.message, message.error.details));
+      listener.onError(callErrorOf({ error: message.error }, 0));
       return;
     }
     if (message.type === 'snapshot') {
@@ -175,7 +180,7 @@ export const liveClient = new LiveClient(() => `${location.protocol === 'https:'
 export const liveQueryKey = (name: string, params: unknown) => ['live', name, params] as const;
 
 /**
- * Watches a live query: rows land in the TanStack Query cache (so later issues can persist them),
+ * Watches a live query: rows land in the TanStack Query cache (which lib/offline-cache.ts keeps),
  * and every change by anyone re-renders the component.
  */
 export function useLiveQuery<Q extends LiveQueryContract>(

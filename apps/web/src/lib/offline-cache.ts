@@ -3,7 +3,7 @@ import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tan
 import { del, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
 
 /**
- * What the app has shown, kept for when there is no network (DESIGN §3.3): the rows of every live
+ * What the app has shown, kept for when there is no network (decision 0024): the rows of every live
  * query, as the TanStack Query cache holds them, in IndexedDB, each query under its own key
  * (`admit.live:<query hash>`, its rows in chunks) and written only when its own rows change; and, under one key, the
  * writes waiting for the network (paused mutations), through TanStack's persist-client. A reload

@@ -4,10 +4,13 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { checkInsTopic, requireDoorAccess } from './door-access';
+import { topicWithKeys } from '../../platform/live/topic-keys';
+import { requireEventRole } from '../events/events.api';
 import { ticketType } from '../events/schema';
-import { ticket } from '../orders/schema';
+import { ticket } from '../tickets/schema';
+import { admitTicket, withdrawAdmission } from '../tickets/tickets.api';
 import { checkIn } from './schema';
+import { checkInsTopic } from './topics';
 
 type CheckIn = typeof checkIn.$inferSelect;
 interface FoundTicket {
@@ -92,14 +95,8 @@ async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
       try {
         recorded = await db.transaction(async (tx) => {
           let result: ScanOutput['result'] = found ? (found.status === 'void' ? 'void' : 'duplicate') : 'unknown';
-          if (found?.status === 'valid') {
-            const admitted = await tx
-              .update(ticket)
-              .set({ checkedInAt: scannedAt, checkedInDevice: scan.device })
-              .where(and(eq(ticket.id, found.id), isNull(ticket.checkedInAt), eq(ticket.status, 'valid')))
-              .returning({ id: ticket.id });
-            if (admitted.length > 0) result = 'accepted';
-          }
+          if (found?.status === 'valid' && (await admitTicket(tx, { ticketId: found.id, at: scannedAt, device: scan.device })))
+            result = 'accepted';
           const [inserted] = await tx
             .insert(checkIn)
             .values({
@@ -129,13 +126,20 @@ async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
   return answers;
 }
 
+/** The check-ins topic, naming the tickets the scans were of (the door's list reads only those). */
+const scannedTopic = (eventId: string, answers: readonly ScanOutput[]) =>
+  topicWithKeys(
+    checkInsTopic(eventId),
+    answers.flatMap((answer) => (answer.ticket ? [answer.ticket.id] : [])),
+  );
+
 /** One scan at the door (staff and above). */
 export const scanTicketCallable = defineCallable(scanTicket, {
   auth: 'required',
   async handler(input, ctx) {
-    await requireDoorAccess(ctx.db, ctx.user, input.eventId);
+    await requireEventRole(ctx.db, ctx.user, input.eventId, 'staff');
     const [answer] = await applyScans(ctx.db, [input]);
-    ctx.publish(checkInsTopic(input.eventId));
+    ctx.publish(scannedTopic(input.eventId, [answer!]));
     return answer!;
   },
 });
@@ -149,9 +153,15 @@ export const scanTicketBatchCallable = defineCallable(scanTicketBatch, {
   auth: 'required',
   async handler(input, ctx) {
     const events = [...new Set(input.scans.map((scan) => scan.eventId))];
-    for (const eventId of events) await requireDoorAccess(ctx.db, ctx.user, eventId);
+    for (const eventId of events) await requireEventRole(ctx.db, ctx.user, eventId, 'staff');
     const answers = await applyScans(ctx.db, input.scans);
-    for (const eventId of events) ctx.publish(checkInsTopic(eventId));
+    for (const eventId of events)
+      ctx.publish(
+        scannedTopic(
+          eventId,
+          answers.filter((_answer, index) => input.scans[index]!.eventId === eventId),
+        ),
+      );
     return { answers };
   },
 });
@@ -160,7 +170,7 @@ export const scanTicketBatchCallable = defineCallable(scanTicketBatch, {
 export const undoCheckInCallable = defineCallable(undoCheckIn, {
   auth: 'required',
   async handler(input, ctx) {
-    await requireDoorAccess(ctx.db, ctx.user, input.eventId);
+    await requireEventRole(ctx.db, ctx.user, input.eventId, 'staff');
     const [recorded] = await ctx.db
       .select()
       .from(checkIn)
@@ -174,10 +184,9 @@ export const undoCheckInCallable = defineCallable(undoCheckIn, {
         .set({ undoneAt: sql`now()` })
         .where(and(eq(checkIn.id, recorded.id), isNull(checkIn.undoneAt)))
         .returning();
-      if (undone?.ticketId)
-        await tx.update(ticket).set({ checkedInAt: null, checkedInDevice: null }).where(eq(ticket.id, undone.ticketId));
+      if (undone?.ticketId) await withdrawAdmission(tx, undone.ticketId);
     });
-    ctx.publish(checkInsTopic(input.eventId));
+    ctx.publish(topicWithKeys(checkInsTopic(input.eventId), recorded.ticketId ? [recorded.ticketId] : []));
     return { undone: true, reason: 'undone' as const };
   },
 });

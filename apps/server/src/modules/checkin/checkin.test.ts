@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { ScanOutput } from '@admit/shared/checkin';
+import { scanTicket, scanTicketBatch, undoCheckIn } from '@admit/shared/checkin';
+import { createOrder, refundOrder } from '@admit/shared/orders';
 import { isSignedTicketCode } from '@admit/shared/ticket-code';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
-import { ticket } from '../orders/schema';
+import { ticket } from '../tickets/schema';
 import { checkIn } from './schema';
 
 let t: TestApp;
@@ -32,9 +33,9 @@ async function eventWithTickets(count = 2) {
   const created = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ name: 'Standing', capacity: 50 }] });
   await addMember(t, created.organizationId, staff.user.id, 'staff');
   const buyer = await t.signUp('Bea Buyer');
-  const placed = await t.call<{ orderId: string }>(
-    'orders.create',
-    { eventId: created.eventId, lines: [{ ticketTypeId: created.ticketTypeIds[0], quantity: count }] },
+  const placed = await t.call(
+    createOrder,
+    { eventId: created.eventId, lines: [{ ticketTypeId: created.ticketTypeIds[0]!, quantity: count }] },
     buyer.cookie,
   );
   expect(placed.status).toBe(200);
@@ -48,8 +49,8 @@ async function scan(
   device = 'Door 1',
   options: { key?: string; at?: Date; cookie?: string } = {},
 ) {
-  return t.call<ScanOutput>(
-    'checkin.scan',
+  return t.call(
+    scanTicket,
     {
       eventId,
       code,
@@ -93,7 +94,7 @@ describe('scanning tickets at the door', () => {
     const { eventId, codes, orderId } = await eventWithTickets(1);
     const other = await eventWithTickets(1);
     const refunded = await t.call(
-      'orders.refund',
+      refundOrder,
       { orderId, reason: 'Cannot come', idempotencyKey: `refund-${orderId}` },
       owner.cookie,
     );
@@ -143,7 +144,7 @@ describe('scanning tickets at the door', () => {
     const key = randomUUID();
     await scan(eventId, codes[0]!, 'Door 1', { key });
 
-    const undo = await t.call('checkin.undo', { eventId, scanKey: key, device: 'Door 1' }, staff.cookie);
+    const undo = await t.call(undoCheckIn, { eventId, scanKey: key, device: 'Door 1' }, staff.cookie);
     const again = await scan(eventId, codes[0]!, 'Door 2');
 
     expect(undo.body).toEqual({ result: { undone: true, reason: 'undone' } });
@@ -161,8 +162,8 @@ describe('scanning tickets at the door', () => {
       .set({ createdAt: new Date(Date.now() - 2 * 60_000) })
       .where(eq(checkIn.idempotencyKey, late));
 
-    const tooLate = await t.call('checkin.undo', { eventId, scanKey: late, device: 'Door 1' }, staff.cookie);
-    const notAdmitted = await t.call('checkin.undo', { eventId, scanKey: duplicate, device: 'Door 2' }, staff.cookie);
+    const tooLate = await t.call(undoCheckIn, { eventId, scanKey: late, device: 'Door 1' }, staff.cookie);
+    const notAdmitted = await t.call(undoCheckIn, { eventId, scanKey: duplicate, device: 'Door 2' }, staff.cookie);
 
     expect(tooLate.body).toEqual({ result: { undone: false, reason: 'too-late' } });
     expect(notAdmitted.body).toEqual({ result: { undone: false, reason: 'not-admitted' } });
@@ -180,8 +181,8 @@ describe('scanning tickets at the door', () => {
       { eventId, code: codes[1]!, device: 'Door 5', scannedAt: at(1), idempotencyKey: randomUUID() },
     ];
 
-    const first = await t.call<{ answers: ScanOutput[] }>('checkin.scanBatch', { scans: queue }, staff.cookie);
-    const again = await t.call<{ answers: ScanOutput[] }>('checkin.scanBatch', { scans: queue }, staff.cookie);
+    const first = await t.call(scanTicketBatch, { scans: queue }, staff.cookie);
+    const again = await t.call(scanTicketBatch, { scans: queue }, staff.cookie);
 
     expect(first.body.result.answers.map((answer) => answer.result)).toEqual(['accepted', 'duplicate', 'unknown', 'accepted']);
     expect(first.body.result.answers[1]!.firstCheckIn).toEqual({ at: queue[0]!.scannedAt, device: 'Door 5' });
@@ -193,7 +194,7 @@ describe('scanning tickets at the door', () => {
     const { eventId, codes } = await eventWithTickets(1);
     const stranger = await t.signUp('Stan Stranger');
     const answer = await t.call(
-      'checkin.scanBatch',
+      scanTicketBatch,
       {
         scans: [
           { eventId, code: codes[0]!, device: 'Door 9', scannedAt: new Date().toISOString(), idempotencyKey: randomUUID() },
@@ -209,7 +210,7 @@ describe('scanning tickets at the door', () => {
   it('refuses bad input with the fields that failed', async () => {
     const { eventId } = await eventWithTickets(1);
     const response = await t.call(
-      'checkin.scan',
+      scanTicket,
       { eventId, code: '', device: ' ', scannedAt: 'yesterday', idempotencyKey: 'x' },
       staff.cookie,
     );
@@ -234,7 +235,7 @@ describe('scanning tickets at the door', () => {
     try {
       expect(counts.rows()).toEqual([{ id: ticketTypeIds[0], name: 'Standing', checkedIn: 0, total: 2 }]);
       expect(list.rows().map((row) => row.checkedInAt)).toEqual([null, null]);
-      // The owner reads emails; door staff read names only (DESIGN §1).
+      // The owner reads emails; door staff read names only (the roles in docs/product.md).
       expect(list.rows().map((row) => row.holderEmail)).toEqual([expect.stringContaining('@'), expect.stringContaining('@')]);
       const staffList = await watch(url, 'checkin.attendees', { eventId }, staff.cookie);
       expect(staffList.rows().map((row) => [row.holderName, row.holderEmail])).toEqual([

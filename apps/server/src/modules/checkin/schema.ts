@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { event } from '../events/schema';
-import { ticket } from '../orders/schema';
+import { ticket } from '../tickets/schema';
 
 /**
- * Every scan at the door, as DESIGN §4 describes it: the first scan of a ticket is `accepted`, a
- * later one `duplicate`; a void ticket's scan is `void`, a code that matches no ticket `unknown`
- * (so `ticketId` is null). Created with the check-in log export (issue 6); the scanner (issue 5)
- * writes it. `idempotencyKey` is made on the device: a replayed offline scan is applied once.
+ * Every scan at the door: the first scan of a ticket is `accepted`, a later one `duplicate`; a void
+ * ticket's scan is `void`, a code that matches no ticket `unknown` (so `ticketId` is null). The
+ * scanner writes it and the check-in log export reads it. `idempotencyKey` is made on the device: a
+ * replayed offline scan is applied once.
  */
 export const checkIn = pgTable(
   'check_in',
@@ -27,7 +27,7 @@ export const checkIn = pgTable(
   },
   (table) => [
     index('check_in_event_idx').on(table.eventId, table.scannedAt),
-    // DESIGN §4: a ticket has at most one accepted check-in (one that was not undone).
+    // A ticket has at most one accepted check-in (one that was not undone): docs/contracts.md.
     uniqueIndex('check_in_one_accepted_idx')
       .on(table.ticketId)
       .where(sql`${table.result} = 'accepted' and ${table.undoneAt} is null`),

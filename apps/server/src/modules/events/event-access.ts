@@ -1,24 +1,34 @@
+import type { OrgRole } from '@admit/shared/orgs';
 import { eq } from 'drizzle-orm';
 import type { SessionUser } from '../../platform/auth/auth';
 import { orgRoleOf, requireOrgRole } from '../../platform/auth/roles';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
-import type { OrgRole } from '@admit/shared/orgs';
 import { event } from './schema';
 
 export type EventRecord = typeof event.$inferSelect;
 
+/** The event, or `not-found`. */
 export async function findEvent(db: Db, eventId: string): Promise<EventRecord> {
-  const [found] = await db.select().from(event).where(eq(event.id, eventId));
+  const [found] = eventId.length <= 64 ? await db.select().from(event).where(eq(event.id, eventId)) : [];
   if (!found) throw new CallableError('not-found', 'No such event');
   return found;
 }
 
-/** The event, when the user holds at least `minimum` in its organization. */
-export async function requireEventRole(db: Db, user: SessionUser, eventId: string, minimum: OrgRole): Promise<EventRecord> {
+/**
+ * The one guard for "this event, at least this role": the event and the caller's role in its
+ * organization. Someone outside the organization gets `not-found`, as for an event that does not
+ * exist; below the role, `permission-denied` (requireOrgRole).
+ */
+export async function requireEventRole(
+  db: Db,
+  user: SessionUser,
+  eventId: string,
+  minimum: OrgRole,
+): Promise<{ event: EventRecord; role: OrgRole }> {
   const found = await findEvent(db, eventId);
-  await requireOrgRole(db, user, found.organizationId, minimum);
-  return found;
+  const role = await requireOrgRole(db, user, found.organizationId, minimum);
+  return { event: found, role };
 }
 
 /** Anyone may see an event once it is published; a draft only its organization's members. */
@@ -30,7 +40,3 @@ export async function canSeeEvent(
   if (found.status !== 'draft') return true;
   return user !== null && (await orgRoleOf(db, user.id, found.organizationId)) !== null;
 }
-
-export const eventTopic = (eventId: string) => `event:${eventId}`;
-export const orgEventsTopic = (organizationId: string) => `org:${organizationId}:events`;
-export const publishedEventsTopic = 'events:published';

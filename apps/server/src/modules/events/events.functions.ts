@@ -6,7 +6,8 @@ import { requireOrgRole } from '../../platform/auth/roles';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { slugify } from '../../platform/slug';
-import { eventTopic, orgEventsTopic, publishedEventsTopic, requireEventRole } from './event-access';
+import { requireEventRole } from './event-access';
+import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 import { event, ticketType } from './schema';
 
 export const createEventCallable = defineCallable(createEvent, {
@@ -36,9 +37,12 @@ export const createEventCallable = defineCallable(createEvent, {
 export const addTicketTypeCallable = defineCallable(addTicketType, {
   auth: 'required',
   async handler(input, ctx) {
-    const found = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
     if (found.status === 'ended' || found.status === 'cancelled') {
-      throw new CallableError('failed-precondition', `The event is ${found.status}`, { status: found.status });
+      throw new CallableError('failed-precondition', `The event is ${found.status}`, {
+        reason: 'event-closed',
+        status: found.status,
+      });
     }
     const ticketTypeId = randomUUID();
     const [{ existing }] = (await ctx.db
@@ -64,7 +68,7 @@ export const addTicketTypeCallable = defineCallable(addTicketType, {
 export const publishEventCallable = defineCallable(publishEvent, {
   auth: 'required',
   async handler(input, ctx) {
-    const found = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
     const [{ types }] = (await ctx.db
       .select({ types: count() })
       .from(ticketType)
@@ -77,7 +81,10 @@ export const publishEventCallable = defineCallable(publishEvent, {
       .where(and(eq(event.id, input.eventId), eq(event.status, 'draft')))
       .returning({ status: event.status });
     if (published.length === 0) {
-      throw new CallableError('failed-precondition', `The event is already ${found.status}`, { status: found.status });
+      throw new CallableError('failed-precondition', `The event is already ${found.status}`, {
+        reason: 'not-draft',
+        status: found.status,
+      });
     }
     ctx.publish(eventTopic(input.eventId), orgEventsTopic(found.organizationId), publishedEventsTopic);
     return { status: 'published' as const };

@@ -4,7 +4,8 @@ import { organization } from '../../platform/auth/organization-schema';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { canSeeEvent, eventTopic, findEvent, orgEventsTopic, publishedEventsTopic, requireEventRole } from './event-access';
+import { canSeeEvent, findEvent, requireEventRole } from './event-access';
+import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 import { event, ticketType } from './schema';
 
 const eventColumns = {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { addTicketType, createEvent, publishEvent } from '@admit/shared/events';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, addTicketTypeAs, createEventAs, createOrgAs, eventInput } from '../../testing/fixtures';
@@ -42,11 +43,7 @@ const fieldPaths = (body: { error: { details?: { fields?: { path: string }[] } }
 
 describe('events.create', () => {
   it('creates a draft event whose local start and end in Europe/Berlin are stored as UTC instants', async () => {
-    const { status, body } = await t.call<{ eventId: string; slug: string }>(
-      'events.create',
-      eventInput(organizationId),
-      owner.cookie,
-    );
+    const { status, body } = await t.call(createEvent, eventInput(organizationId), owner.cookie);
 
     expect(status).toBe(200);
     expect(body.result.slug).toMatch(/^jazz-night-[0-9a-f]{6}$/);
@@ -96,40 +93,40 @@ describe('events.create', () => {
   });
 
   it('lets an admin of the organization create an event', async () => {
-    const { status, body } = await t.call<{ eventId: string }>('events.create', eventInput(organizationId), admin.cookie);
+    const { status, body } = await t.call(createEvent, eventInput(organizationId), admin.cookie);
     expect(status).toBe(200);
     expect((await storedEvent(body.result.eventId))!.organizationId).toBe(organizationId);
   });
 
   it('refuses a staff member with permission-denied', async () => {
-    const { status, body } = await t.call('events.create', eventInput(organizationId, { title: 'Staff party' }), staff.cookie);
+    const { status, body } = await t.call(createEvent, eventInput(organizationId, { title: 'Staff party' }), staff.cookie);
     expect(status).toBe(403);
     expect(body.error).toMatchObject({ status: 'permission-denied', details: { required: 'admin', role: 'staff' } });
     expect(await t.db.select().from(event).where(eq(event.title, 'Staff party'))).toEqual([]);
   });
 
   it("answers not-found to the owner of another organization, so that our organization's id reveals nothing", async () => {
-    const { status, body } = await t.call('events.create', eventInput(organizationId, { title: 'Hijack' }), outsider.cookie);
+    const { status, body } = await t.call(createEvent, eventInput(organizationId, { title: 'Hijack' }), outsider.cookie);
     expect(status).toBe(404);
     expect(body.error.status).toBe('not-found');
     expect(await t.db.select().from(event).where(eq(event.title, 'Hijack'))).toEqual([]);
   });
 
   it('answers not-found for an organization that does not exist', async () => {
-    const { status, body } = await t.call('events.create', eventInput(randomUUID()), owner.cookie);
+    const { status, body } = await t.call(createEvent, eventInput(randomUUID()), owner.cookie);
     expect(status).toBe(404);
     expect(body.error.status).toBe('not-found');
   });
 
   it('answers unauthenticated when signed out', async () => {
-    const { status, body } = await t.call('events.create', eventInput(organizationId));
+    const { status, body } = await t.call(createEvent, eventInput(organizationId));
     expect(status).toBe(401);
     expect(body.error.status).toBe('unauthenticated');
   });
 
   it('refuses an end before the start with invalid-argument on endsAtLocal', async () => {
     const { status, body } = await t.call(
-      'events.create',
+      createEvent,
       eventInput(organizationId, { endsAtLocal: '2030-01-10T18:59' }),
       owner.cookie,
     );
@@ -140,7 +137,7 @@ describe('events.create', () => {
 
   it('refuses an end equal to the start with invalid-argument on endsAtLocal', async () => {
     const { status, body } = await t.call(
-      'events.create',
+      createEvent,
       eventInput(organizationId, { endsAtLocal: '2030-01-10T19:00' }),
       owner.cookie,
     );
@@ -151,7 +148,7 @@ describe('events.create', () => {
   it.each(['Mars/Olympus_Mons', 'Europe/Berlin; drop table event', '', 'x'.repeat(65)])(
     'refuses the time zone %j with invalid-argument on timeZone',
     async (timeZone) => {
-      const { status, body } = await t.call('events.create', eventInput(organizationId, { timeZone }), owner.cookie);
+      const { status, body } = await t.call(createEvent, eventInput(organizationId, { timeZone }), owner.cookie);
       expect(status).toBe(400);
       expect(body.error.status).toBe('invalid-argument');
       expect(new Set(fieldPaths(body))).toEqual(new Set(['timeZone']));
@@ -177,7 +174,7 @@ describe('events.create', () => {
     ['a start given as a number', { startsAtLocal: 1894302000000 }, 'startsAtLocal'],
     ['a status the caller may not set', { status: 'published' }, ''],
   ])('refuses %s with invalid-argument naming the field', async (_label, overrides, path) => {
-    const { status, body } = await t.call('events.create', eventInput(organizationId, overrides), owner.cookie);
+    const { status, body } = await t.callWithAnyInput(createEvent, { ...eventInput(organizationId), ...overrides }, owner.cookie);
     expect(status).toBe(400);
     expect(body.error.status).toBe('invalid-argument');
     expect(fieldPaths(body)).toContain(path);
@@ -185,7 +182,7 @@ describe('events.create', () => {
 
   it('refuses a day that does not exist, 30 February, with invalid-argument on startsAtLocal', async () => {
     const { status, body } = await t.call(
-      'events.create',
+      createEvent,
       eventInput(organizationId, { startsAtLocal: '2030-02-30T19:00', endsAtLocal: '2030-03-31T23:00' }),
       owner.cookie,
     );
@@ -201,16 +198,8 @@ describe('events.addTicketType', () => {
   });
 
   it('adds ticket types in order, with a default per-order limit of 10', async () => {
-    const first = await t.call<{ ticketTypeId: string }>(
-      'events.addTicketType',
-      { eventId, name: 'Early bird', capacity: 20 },
-      owner.cookie,
-    );
-    const second = await t.call<{ ticketTypeId: string }>(
-      'events.addTicketType',
-      { eventId, name: 'Regular', capacity: 80, maxPerOrder: 4 },
-      owner.cookie,
-    );
+    const first = await t.call(addTicketType, { eventId, name: 'Early bird', capacity: 20 }, owner.cookie);
+    const second = await t.call(addTicketType, { eventId, name: 'Regular', capacity: 80, maxPerOrder: 4 }, owner.cookie);
 
     expect(first.status).toBe(200);
     expect(second.status).toBe(200);
@@ -235,35 +224,31 @@ describe('events.addTicketType', () => {
   });
 
   it('lets an admin add a ticket type', async () => {
-    const { status } = await t.call('events.addTicketType', { eventId, name: 'Admin tickets', capacity: 5 }, admin.cookie);
+    const { status } = await t.call(addTicketType, { eventId, name: 'Admin tickets', capacity: 5 }, admin.cookie);
     expect(status).toBe(200);
   });
 
   it('refuses a staff member with permission-denied', async () => {
-    const { status, body } = await t.call('events.addTicketType', { eventId, name: 'Staff tickets', capacity: 5 }, staff.cookie);
+    const { status, body } = await t.call(addTicketType, { eventId, name: 'Staff tickets', capacity: 5 }, staff.cookie);
     expect(status).toBe(403);
     expect(body.error.status).toBe('permission-denied');
     expect(await t.db.select().from(ticketType).where(eq(ticketType.name, 'Staff tickets'))).toEqual([]);
   });
 
   it('answers not-found to the owner of another organization', async () => {
-    const { status, body } = await t.call(
-      'events.addTicketType',
-      { eventId, name: 'Stranger tickets', capacity: 5 },
-      outsider.cookie,
-    );
+    const { status, body } = await t.call(addTicketType, { eventId, name: 'Stranger tickets', capacity: 5 }, outsider.cookie);
     expect(status).toBe(404);
     expect(body.error.status).toBe('not-found');
     expect(await t.db.select().from(ticketType).where(eq(ticketType.name, 'Stranger tickets'))).toEqual([]);
   });
 
   it('answers not-found for an event that does not exist', async () => {
-    const { status } = await t.call('events.addTicketType', { eventId: randomUUID(), name: 'Ghost', capacity: 5 }, owner.cookie);
+    const { status } = await t.call(addTicketType, { eventId: randomUUID(), name: 'Ghost', capacity: 5 }, owner.cookie);
     expect(status).toBe(404);
   });
 
   it('answers unauthenticated when signed out', async () => {
-    const { status, body } = await t.call('events.addTicketType', { eventId, name: 'Anonymous', capacity: 5 });
+    const { status, body } = await t.call(addTicketType, { eventId, name: 'Anonymous', capacity: 5 });
     expect(status).toBe(401);
     expect(body.error.status).toBe('unauthenticated');
   });
@@ -271,11 +256,7 @@ describe('events.addTicketType', () => {
   it('answers failed-precondition for a cancelled event', async () => {
     const cancelled = (await createEventAs(t, owner.cookie, organizationId)).eventId;
     await t.db.update(event).set({ status: 'cancelled' }).where(eq(event.id, cancelled));
-    const { status, body } = await t.call(
-      'events.addTicketType',
-      { eventId: cancelled, name: 'Late', capacity: 5 },
-      owner.cookie,
-    );
+    const { status, body } = await t.call(addTicketType, { eventId: cancelled, name: 'Late', capacity: 5 }, owner.cookie);
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ status: 'failed-precondition', details: { status: 'cancelled' } });
   });
@@ -297,8 +278,8 @@ describe('events.addTicketType', () => {
       'salesEndLocal',
     ],
   ])('refuses %s with invalid-argument naming the field', async (_label, overrides, path) => {
-    const { status, body } = await t.call(
-      'events.addTicketType',
+    const { status, body } = await t.callWithAnyInput(
+      addTicketType,
       { eventId, name: 'Fine', capacity: 5, ...overrides },
       owner.cookie,
     );
@@ -317,7 +298,7 @@ describe('events.publish', () => {
 
   it('publishes a draft event that has a ticket type', async () => {
     const eventId = await eventWithTicketType();
-    const { status, body } = await t.call('events.publish', { eventId }, owner.cookie);
+    const { status, body } = await t.call(publishEvent, { eventId }, owner.cookie);
     expect(status).toBe(200);
     expect(body.result).toEqual({ status: 'published' });
     expect((await storedEvent(eventId))!.status).toBe('published');
@@ -325,12 +306,12 @@ describe('events.publish', () => {
 
   it('lets an admin publish', async () => {
     const eventId = await eventWithTicketType();
-    expect((await t.call('events.publish', { eventId }, admin.cookie)).status).toBe(200);
+    expect((await t.call(publishEvent, { eventId }, admin.cookie)).status).toBe(200);
   });
 
   it('refuses a staff member with permission-denied and leaves the event a draft', async () => {
     const eventId = await eventWithTicketType();
-    const { status, body } = await t.call('events.publish', { eventId }, staff.cookie);
+    const { status, body } = await t.call(publishEvent, { eventId }, staff.cookie);
     expect(status).toBe(403);
     expect(body.error.status).toBe('permission-denied');
     expect((await storedEvent(eventId))!.status).toBe('draft');
@@ -338,20 +319,20 @@ describe('events.publish', () => {
 
   it('answers not-found to the owner of another organization and leaves the event a draft', async () => {
     const eventId = await eventWithTicketType();
-    const { status } = await t.call('events.publish', { eventId }, outsider.cookie);
+    const { status } = await t.call(publishEvent, { eventId }, outsider.cookie);
     expect(status).toBe(404);
     expect((await storedEvent(eventId))!.status).toBe('draft');
   });
 
   it('answers unauthenticated when signed out', async () => {
     const eventId = await eventWithTicketType();
-    expect((await t.call('events.publish', { eventId })).status).toBe(401);
+    expect((await t.call(publishEvent, { eventId })).status).toBe(401);
     expect((await storedEvent(eventId))!.status).toBe('draft');
   });
 
   it('answers failed-precondition for an event without ticket types', async () => {
     const { eventId } = await createEventAs(t, owner.cookie, organizationId);
-    const { status, body } = await t.call('events.publish', { eventId }, owner.cookie);
+    const { status, body } = await t.call(publishEvent, { eventId }, owner.cookie);
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ status: 'failed-precondition', details: { reason: 'no-ticket-types' } });
     expect((await storedEvent(eventId))!.status).toBe('draft');
@@ -359,8 +340,8 @@ describe('events.publish', () => {
 
   it('answers failed-precondition when the event is already published', async () => {
     const eventId = await eventWithTicketType();
-    expect((await t.call('events.publish', { eventId }, owner.cookie)).status).toBe(200);
-    const again = await t.call('events.publish', { eventId }, owner.cookie);
+    expect((await t.call(publishEvent, { eventId }, owner.cookie)).status).toBe(200);
+    const again = await t.call(publishEvent, { eventId }, owner.cookie);
     expect(again.status).toBe(400);
     expect(again.body.error).toMatchObject({ status: 'failed-precondition', details: { status: 'published' } });
   });
@@ -368,7 +349,7 @@ describe('events.publish', () => {
   it('does not bring a cancelled event back', async () => {
     const eventId = await eventWithTicketType();
     await t.db.update(event).set({ status: 'cancelled' }).where(eq(event.id, eventId));
-    const { status, body } = await t.call('events.publish', { eventId }, owner.cookie);
+    const { status, body } = await t.call(publishEvent, { eventId }, owner.cookie);
     expect(status).toBe(400);
     expect(body.error.status).toBe('failed-precondition');
     expect((await storedEvent(eventId))!.status).toBe('cancelled');
@@ -377,7 +358,7 @@ describe('events.publish', () => {
   it('answers not-found for an event of the other organization even to our own owner', async () => {
     const { eventId } = await createEventAs(t, outsider.cookie, otherOrganizationId);
     await addTicketTypeAs(t, outsider.cookie, eventId, { capacity: 10 });
-    const { status } = await t.call('events.publish', { eventId }, owner.cookie);
+    const { status } = await t.call(publishEvent, { eventId }, owner.cookie);
     expect(status).toBe(404);
     expect((await storedEvent(eventId))!.status).toBe('draft');
   });
@@ -387,7 +368,7 @@ describe('events.publish', () => {
     [{ eventId: 7 }, 'eventId'],
     [{ eventId: 'e', status: 'published' }, ''],
   ])('refuses %j with invalid-argument naming the field %j', async (data, path) => {
-    const { status, body } = await t.call('events.publish', data, owner.cookie);
+    const { status, body } = await t.callWithAnyInput(publishEvent, data, owner.cookie);
     expect(status).toBe(400);
     expect(fieldPaths(body)).toContain(path);
   });

@@ -1,4 +1,5 @@
 import { currencyDigits } from '@admit/shared/money';
+import { sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 
 // How values are written in an export: one formatter per file, made once (Intl formatters are
 // slow to build and fast to use, and an export can have 100,000 rows).
@@ -32,3 +33,17 @@ export function moneyFormatter(locale: string, currency: string) {
   const divisor = 10 ** currencyDigits(currency);
   return (minor: number) => format.format(minor / divisor);
 }
+
+/**
+ * The most characters an export writes in one cell: the longest value any entrance accepts (an
+ * event's description), so nothing a person could enter is ever cut (decision 0031).
+ */
+export const cellMax = 10_000;
+
+/**
+ * A text column as an export reads it: whole up to `cellMax` characters, longer (only rows from
+ * before the entrances' limits can be) cut in the database to `cellMax` with "…" last, so that a
+ * page of 1,000 rows never carries more than its cells can hold.
+ */
+export const exportedText = <T extends string | null = string>(column: SQLWrapper): SQL<NoInfer<T>> =>
+  sql`case when length(${column}) > ${cellMax} then left(${column}, ${cellMax - 1}) || '…' else ${column} end`;

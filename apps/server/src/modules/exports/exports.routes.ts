@@ -1,23 +1,24 @@
 import { Readable, pipeline } from 'node:stream';
 import { ExportKind, ExportQuery, exportRowCountHeader, neutralizeFormula, usesDecimalComma } from '@admit/shared/csv';
+import { formatOrderReference } from '@admit/shared/orders';
 import type { OrgRole } from '@admit/shared/orgs';
 import { stringify } from 'csv-stringify';
 import { and, asc, count, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../platform/auth/auth';
-import { requireOrgRole } from '../../platform/auth/roles';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { contentDisposition } from '../../platform/http/content-disposition';
+import { sendError } from '../../platform/http/send-error';
 import { localeOf } from '../../platform/mail/compose';
-import { formatOrderReference } from '../../platform/mail/formats';
 import { checkIn } from '../checkin/schema';
-import { event, ticketType } from '../events/schema';
-import { order, orderLine, ticket } from '../orders/schema';
-import { isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
+import { requireEventRole, type EventRecord } from '../events/events.api';
+import { ticketType } from '../events/schema';
+import { order, orderLine } from '../orders/schema';
+import { ticket } from '../tickets/schema';
+import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
 
-// `GET /files/events/:eventId/exports/<attendees|orders|check-ins>.csv` (issue 6,
-// docs/decisions/0023): read from the database in pages of (time, id) and written through
+// `GET /files/events/:eventId/exports/<attendees|orders|check-ins>.csv` (docs/decisions/0023): read from the database in pages of (time, id) and written through
 // csv-stringify into the response as they come, so no export is ever whole in memory.
 
 export interface ExportRouteDeps {
@@ -25,7 +26,6 @@ export interface ExportRouteDeps {
   getUser(request: FastifyRequest): Promise<SessionUser | null>;
 }
 
-type EventRecord = typeof event.$inferSelect;
 type Cell = string | number;
 
 interface ExportContext {
@@ -96,7 +96,10 @@ const attendees: ExportDefinition = {
     const money = moneyFormatter(locale, found.currency);
     const typeNames = new Map(
       (
-        await db.select({ id: ticketType.id, name: ticketType.name }).from(ticketType).where(eq(ticketType.eventId, found.id))
+        await db
+          .select({ id: ticketType.id, name: exportedText(ticketType.name) })
+          .from(ticketType)
+          .where(eq(ticketType.eventId, found.id))
       ).map((type) => [type.id, type.name]),
     );
     // Each page from `ticket` alone, so the keyset walks its index; its orders and prices are then
@@ -108,8 +111,8 @@ const attendees: ExportDefinition = {
           cursorAt: sql<string>`${ticket.createdAt}::text`,
           createdAt: ticket.createdAt,
           ticketTypeId: ticket.ticketTypeId,
-          holderName: ticket.holderName,
-          holderEmail: ticket.holderEmail,
+          holderName: exportedText(ticket.holderName),
+          holderEmail: exportedText(ticket.holderEmail),
           status: ticket.status,
           checkedInAt: ticket.checkedInAt,
           orderId: ticket.orderId,
@@ -130,8 +133,8 @@ const attendees: ExportDefinition = {
                 .select({
                   id: order.id,
                   status: order.status,
-                  buyerName: order.buyerName,
-                  email: order.email,
+                  buyerName: exportedText(order.buyerName),
+                  email: exportedText(order.email),
                   currency: order.currency,
                 })
                 .from(order)
@@ -221,8 +224,8 @@ const orders: ExportDefinition = {
           cursorAt: sql<string>`${order.createdAt}::text`,
           createdAt: order.createdAt,
           status: order.status,
-          buyerName: order.buyerName,
-          email: order.email,
+          buyerName: exportedText(order.buyerName),
+          email: exportedText(order.email),
           total: order.total,
           refunded: order.refundedAmount,
           currency: order.currency,
@@ -284,10 +287,10 @@ const checkIns: ExportDefinition = {
           cursorAt: sql<string>`${checkIn.scannedAt}::text`,
           scannedAt: checkIn.scannedAt,
           result: checkIn.result,
-          device: checkIn.device,
+          device: exportedText(checkIn.device),
           ticketId: checkIn.ticketId,
-          ticketType: ticketType.name,
-          holderName: ticket.holderName,
+          ticketType: exportedText<string | null>(ticketType.name),
+          holderName: exportedText<string | null>(ticket.holderName),
         })
         .from(checkIn)
         .leftJoin(ticket, eq(ticket.id, checkIn.ticketId))
@@ -313,11 +316,12 @@ const checkIns: ExportDefinition = {
 
 const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns };
 
-const fail = (reply: FastifyReply, code: 401 | 403 | 404 | 400, status: string, message: string) =>
-  reply.code(code).send({ error: { status, message } });
-
 /** The day of the export on the event's clock, for the file name: `2030-01-10`. */
 const exportDate = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
+
+/** An id as events have them: 1 to 64 characters, none of them a control character. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const eventIdPattern = /^[^\u0000-\u001f\u007f]{1,64}$/;
 
 export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps) {
   app.get<{ Params: { eventId: string; file: string }; Querystring: Record<string, string> }>(
@@ -325,22 +329,21 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps
     async (request, reply) => {
       const kind = ExportKind.safeParse(request.params.file.replace(/\.csv$/, ''));
       const query = ExportQuery.safeParse(request.query);
-      if (!request.params.file.endsWith('.csv') || !kind.success) return fail(reply, 404, 'not-found', 'No such export');
-      if (!query.success) return fail(reply, 400, 'invalid-argument', 'The export options are not valid');
+      if (!request.params.file.endsWith('.csv') || !kind.success) return sendError(reply, 'not-found', 'No such export');
+      // No event has such an id, and a NUL would reach the database as a query it cannot run.
+      if (!eventIdPattern.test(request.params.eventId)) return sendError(reply, 'not-found', 'No such event');
+      if (!query.success) return sendError(reply, 'invalid-argument', 'The export options are not valid');
       const user = await deps.getUser(request);
-      if (!user) return fail(reply, 401, 'unauthenticated', 'Sign in to export');
+      if (!user) return sendError(reply, 'unauthenticated', 'Sign in to export');
 
       const definition = definitions[kind.data];
-      const { eventId } = request.params;
-      const [found] = eventId.length <= 64 ? await deps.db.select().from(event).where(eq(event.id, eventId)) : [];
-      if (!found) return fail(reply, 404, 'not-found', 'No such event');
+      let found: EventRecord;
       let role: OrgRole;
       try {
-        role = await requireOrgRole(deps.db, user, found.organizationId, definition.minimumRole);
+        ({ event: found, role } = await requireEventRole(deps.db, user, request.params.eventId, definition.minimumRole));
       } catch (error) {
         if (!(error instanceof CallableError)) throw error;
-        const code = error.code === 'permission-denied' ? 403 : error.code === 'failed-precondition' ? 400 : 404;
-        return fail(reply, code, error.code, error.message);
+        return sendError(reply, error.code, error.message);
       }
 
       const locale = query.data.locale ?? localeOf(request.headers.cookie, request.headers['accept-language']);

@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { applyImport } from '@admit/shared/csv';
+import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,7 +9,8 @@ import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { checkIn } from '../checkin/schema';
-import { ticket } from '../orders/schema';
+import { order } from '../orders/schema';
+import { ticket } from '../tickets/schema';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
@@ -18,8 +22,8 @@ let seatedId: string;
 let paidOrderId: string;
 
 async function importGuests(cookie: string, rows: Record<string, unknown>[], forEvent = eventId) {
-  const response = await t.call<{ created: number; invalid: number }>(
-    'imports.apply',
+  const response = await t.call(
+    applyImport,
     { eventId: forEvent, rows: rows.map((row, index) => ({ line: index + 2, ...row })) },
     cookie,
   );
@@ -58,19 +62,15 @@ beforeAll(async () => {
   seatedId = published.ticketTypeIds[1]!;
   await addMember(t, published.organizationId, staff.user.id, 'staff');
 
-  const ordered = await t.call<{ orderId: string }>(
-    'orders.create',
-    { eventId, lines: [{ ticketTypeId: seatedId, quantity: 2 }] },
-    buyer.cookie,
-  );
+  const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: seatedId, quantity: 2 }] }, buyer.cookie);
   paidOrderId = ordered.body.result.orderId;
-  const started = await t.call<{ clientSecret: string }>('orders.startPayment', { orderId: paidOrderId }, buyer.cookie);
+  const started = await t.call(startPayment, { orderId: paidOrderId }, buyer.cookie);
   await t.call(
-    'payments.sandboxConfirm',
+    sandboxConfirm,
     { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
     buyer.cookie,
   );
-  await t.call('orders.confirmPayment', { orderId: paidOrderId }, buyer.cookie);
+  await t.call(confirmPayment, { orderId: paidOrderId }, buyer.cookie);
 
   await importGuests(owner.cookie, [
     { name: '=HYPERLINK("http://evil.test","click")', email: 'formula@example.test', ticketType: 'Standing' },
@@ -243,6 +243,63 @@ describe('the check-in log export', () => {
       ticket_id: first!.id,
     });
     expect(records.find((record) => record.result === 'unknown')).toMatchObject({ device: `'@door`, ticket_id: '' });
+  });
+});
+
+describe('values longer than any entrance allows, stored before the entrances had limits', () => {
+  it('are exported whole up to 10,000 characters and cut there with an ellipsis, in every list', async () => {
+    const { eventId: longEventId } = await createPublishedEvent(t, owner.cookie, {
+      capacity: 10,
+      ticketTypes: [{ name: 'Standing', capacity: 10 }],
+    });
+    await importGuests(
+      owner.cookie,
+      [
+        { name: 'Mallory', email: 'mallory@example.test', quantity: '3' },
+        { name: 'Tess', email: 'tess@example.test' },
+      ],
+      longEventId,
+    );
+    const longName = 'Mallory'.repeat(128_572);
+    const longestAccepted = 'T'.repeat(10_000);
+    const [malloryTicket] = await t.db
+      .update(ticket)
+      .set({ holderName: longName })
+      .where(eq(ticket.holderEmail, 'mallory@example.test'))
+      .returning();
+    await t.db.update(ticket).set({ holderName: longestAccepted }).where(eq(ticket.holderEmail, 'tess@example.test'));
+    await t.db.update(order).set({ buyerName: longName }).where(eq(order.eventId, longEventId));
+    await t.db.insert(checkIn).values({
+      id: randomUUID(),
+      eventId: longEventId,
+      ticketId: malloryTicket!.id,
+      device: 'D'.repeat(900_000),
+      scannedAt: new Date('2030-01-10T18:05:00Z'),
+      result: 'accepted',
+      idempotencyKey: randomUUID(),
+    });
+    // As the scanner records an admission: the ticket is checked in with it.
+    await t.db
+      .update(ticket)
+      .set({ checkedInAt: new Date('2030-01-10T18:05:00Z') })
+      .where(eq(ticket.id, malloryTicket!.id));
+    const exported = (kind: string) => download(`/files/events/${longEventId}/exports/${kind}.csv`, owner.cookie);
+    const cut = `${longName.slice(0, 9_999)}…`;
+
+    const attendees = await exported('attendees');
+    const holders = recordsOf(attendees.text);
+    expect(
+      holders.filter((record) => record.holder_email === 'mallory@example.test').map((record) => record.holder_name),
+    ).toEqual([cut, cut, cut]);
+    expect(holders.find((record) => record.holder_email === 'tess@example.test')!.holder_name).toBe(longestAccepted);
+    expect(holders.every((record) => record.buyer_name === cut)).toBe(true);
+    // Four tickets, each with a holder's and a buyer's name of at most 10,000 characters.
+    expect(attendees.raw.length).toBeLessThan(90_000);
+
+    const orders = recordsOf((await exported('orders')).text);
+    expect(orders.map((record) => record.buyer_name)).toEqual([cut, cut]);
+    const [scan] = recordsOf((await exported('check-ins')).text);
+    expect(scan).toMatchObject({ device: `${'D'.repeat(9_999)}…`, holder_name: cut });
   });
 });
 

@@ -1,24 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { applyImport, prepareImport, validateImport } from '@admit/shared/csv';
+import { createOrder } from '@admit/shared/orders';
+import { count, eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
-import { order, ticket } from '../orders/schema';
+import { order } from '../orders/schema';
+import { ticket } from '../tickets/schema';
+import { importRow } from './schema';
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
-interface Report {
-  rows: { line: number; status: string; errors: { code: string; field?: string; line?: number }[]; quantity: number }[];
-  capacity: { event: number; ticketTypes: { id: string; remaining: number }[] };
-}
-interface Applied {
-  rows: { line: number; status: string; orderId: string | null }[];
-  created: number;
-  tickets: number;
-  skipped: number;
-  invalid: number;
-}
 
 let t: TestApp;
 let owner: Person;
@@ -32,9 +25,9 @@ afterAll(() => t?.close());
 
 const withLines = (rows: Record<string, unknown>[]) => rows.map((row, index) => ({ line: index + 2, ...row }));
 const validate = (eventId: string, rows: Record<string, unknown>[], cookie = owner.cookie) =>
-  t.call<Report>('imports.validate', { eventId, rows: withLines(rows) }, cookie);
+  t.call(validateImport, { eventId, rows: withLines(rows) }, cookie);
 const apply = (eventId: string, rows: Record<string, unknown>[], extra: Record<string, unknown> = {}) =>
-  t.call<Applied>('imports.apply', { eventId, rows: withLines(rows), ...extra }, owner.cookie);
+  t.call(applyImport, { eventId, rows: withLines(rows), ...extra }, owner.cookie);
 const ordersOf = (eventId: string) => t.db.select().from(order).where(eq(order.eventId, eventId));
 const ticketsOf = (eventId: string) => t.db.select().from(ticket).where(eq(ticket.eventId, eventId));
 
@@ -113,21 +106,40 @@ describe('validating a guest list', () => {
       { eventId: 42, rows: [{ line: 2 }] },
     ];
     for (const data of cases) {
-      const { status, body } = await t.call('imports.validate', data, owner.cookie);
+      const { status, body } = await t.callWithAnyInput(validateImport, data, owner.cookie);
       expect(status).toBe(400);
       expect(body.error.status).toBe('invalid-argument');
     }
-    const { body } = await t.call('imports.validate', { eventId, rows: [] }, owner.cookie);
+    const { body } = await t.call(validateImport, { eventId, rows: [] }, owner.cookie);
     expect(body.error.details.fields[0].path).toBe('rows');
   });
 
-  it('tells the browser the configured limits', async () => {
+  it('tells the browser the configured limits, and holds them on the server: more rows, or a row beyond them, is invalid-argument', async () => {
     const limited = await createTestApp({ env: { IMPORT_MAX_BYTES: '2048', IMPORT_MAX_ROWS: '10' } });
     try {
       const person = await limited.signUp('Lim Ited');
       const { eventId } = await createPublishedEvent(limited, person.cookie);
-      const { body } = await limited.call<{ maxBytes: number; maxRows: number }>('imports.prepare', { eventId }, person.cookie);
+      const { body } = await limited.call(prepareImport, { eventId }, person.cookie);
       expect(body.result).toMatchObject({ maxBytes: 2048, maxRows: 10, ticketTypes: [{ name: 'Standing' }] });
+
+      const guests = (count: number) =>
+        Array.from({ length: count }, (_, index) => ({ line: index + 2, email: `g${index}@example.test` }));
+      // The tenth row of a file is its line 11 (line 1 is the header): the last one allowed.
+      const lastRow = [{ line: 11, email: 'last@example.test' }];
+      const beyond = [{ line: 12, email: 'beyond@example.test' }];
+      for (const contract of [validateImport, applyImport]) {
+        const tooMany = await limited.call(contract, { eventId, rows: guests(11) }, person.cookie);
+        expect(tooMany.status).toBe(400);
+        expect(tooMany.body.error).toMatchObject({ status: 'invalid-argument', details: { fields: [{ path: 'rows' }] } });
+        const late = await limited.call(contract, { eventId, rows: beyond }, person.cookie);
+        expect(late.body.error).toMatchObject({ status: 'invalid-argument', details: { fields: [{ path: 'rows.0.line' }] } });
+        expect((await limited.call(contract, { eventId, rows: lastRow }, person.cookie)).status).toBe(200);
+      }
+      expect((await limited.call(applyImport, { eventId, rows: guests(10) }, person.cookie)).body.result.created).toBe(10);
+      const imported = await limited.db.select().from(order).where(eq(order.eventId, eventId));
+      expect(imported.map((one) => one.email).sort()).toEqual(
+        [...guests(10).map((row) => row.email), 'last@example.test'].sort(),
+      );
     } finally {
       await limited.close();
     }
@@ -200,7 +212,7 @@ describe('applying a guest list', () => {
     ];
     expect((await validate(eventId, rows)).body.result.rows.every((row) => row.status === 'ok')).toBe(true);
     const bought = await t.call(
-      'orders.create',
+      createOrder,
       { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 2 }] },
       buyer.cookie,
     );
@@ -219,7 +231,7 @@ describe('applying a guest list', () => {
     const guests = Array.from({ length: 30 }, (_, index) => ({ name: `Guest ${index}`, email: `g${index}@example.test` }));
     const files = [guests.slice(0, 20), guests.slice(10, 30), guests.slice(5, 25).reverse(), guests];
     const buyers = Array.from({ length: 5 }, () =>
-      t.call('orders.create', { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 4 }] }, buyer.cookie),
+      t.call(createOrder, { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 4 }] }, buyer.cookie),
     );
     const results = await Promise.all([...files.map((file) => apply(eventId, file)), ...buyers]);
     for (const result of results) expect([200, 409, 429]).toContain(result.status);
@@ -228,6 +240,34 @@ describe('applying a guest list', () => {
     expect(new Set(imported.map((one) => one.email)).size).toBe(imported.length);
     const [counts] = await t.db.select().from(event).where(eq(event.id, eventId));
     expect(counts!.sold + counts!.held).toBeLessThanOrEqual(40);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('answers other requests between the pieces of a large chunk, and still creates each row once', async () => {
+    const { eventId } = await newEvent({ capacity: 5_000, types: [{ name: 'Standing', capacity: 5_000 }] });
+    const guests = Array.from({ length: 10 }, (_, index) => ({ email: `crowd${index}@example.test`, quantity: '500' }));
+    // /healthz over a real socket, as a load balancer asks it while the import runs.
+    const baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    let finished = false;
+    const applying = apply(eventId, guests).then((answer) => {
+      finished = true;
+      return answer;
+    });
+
+    // Ordering, not time: a /healthz answered after some of the rows were written and before the
+    // import answered. One transaction for the whole chunk shows none or all of them, never some.
+    let answeredMidway = 0;
+    while (!finished) {
+      const [progress] = await t.db.select({ rows: count() }).from(importRow).where(eq(importRow.eventId, eventId));
+      const health = await fetch(`${baseUrl}/healthz`);
+      expect(health.status).toBe(200);
+      if (!finished && progress!.rows > 0 && progress!.rows < guests.length) answeredMidway += 1;
+    }
+
+    expect((await applying).body.result).toMatchObject({ created: 10, tickets: 5_000 });
+    expect(answeredMidway).toBeGreaterThan(0);
+    expect((await apply(eventId, guests)).body.result).toMatchObject({ created: 0, skipped: 10 });
+    expect(await ticketsOf(eventId)).toHaveLength(5_000);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 

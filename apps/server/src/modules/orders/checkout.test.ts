@@ -1,3 +1,5 @@
+import { cancelOrder, confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPayment } from '../../platform/payments/schema';
@@ -5,8 +7,9 @@ import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
-import { releaseExpiredHolds } from './checkout';
-import { order, ticket } from './schema';
+import { releaseExpiredHolds } from './holds';
+import { order } from './schema';
+import { ticket } from '../tickets/schema';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
@@ -26,22 +29,14 @@ async function paidEvent(capacity = 5, price = 2500) {
 }
 
 async function order2(cookie: string, eventId: string, ticketTypeId: string, quantity = 2) {
-  return t.call<{ orderId: string; status: string; total: number; holdExpiresAt: string | null }>(
-    'orders.create',
-    { eventId, lines: [{ ticketTypeId, quantity }] },
-    cookie,
-  );
+  return t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity }] }, cookie);
 }
 
 async function pay(cookie: string, orderId: string, cardNumber = '4242 4242 4242 4242') {
-  const started = await t.call<{ clientSecret: string; provider: string; amount: number }>(
-    'orders.startPayment',
-    { orderId },
-    cookie,
-  );
+  const started = await t.call(startPayment, { orderId }, cookie);
   expect(started.status).toBe(200);
-  const confirmed = await t.call<{ status: string }>(
-    'payments.sandboxConfirm',
+  const confirmed = await t.call(
+    sandboxConfirm,
     { clientSecret: started.body.result.clientSecret, cardNumber, expiry: '12/34', cvc: '123' },
     cookie,
   );
@@ -78,8 +73,8 @@ describe('a paid order', () => {
   it('refuses a price or total sent by the browser', async () => {
     const buyer = await t.signUp();
     const { eventId, ticketTypeId } = await paidEvent();
-    const { status, body } = await t.call(
-      'orders.create',
+    const { status, body } = await t.callWithAnyInput(
+      createOrder,
       { eventId, lines: [{ ticketTypeId, quantity: 1, unitPrice: 1 }], total: 1 },
       buyer.cookie,
     );
@@ -96,7 +91,7 @@ describe('a paid order', () => {
     expect(sandbox).toBe('succeeded');
 
     for (let time = 0; time < 2; time++) {
-      const confirmed = await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie);
+      const confirmed = await t.call(confirmPayment, { orderId }, buyer.cookie);
       expect(confirmed.body.result.status).toBe('paid');
     }
     expect(await ticketsOf(orderId)).toHaveLength(2);
@@ -108,15 +103,11 @@ describe('a paid order', () => {
     const { eventId, ticketTypeId } = await paidEvent();
     const { orderId } = (await order2(buyer.cookie, eventId, ticketTypeId)).body.result;
     expect((await pay(buyer.cookie, orderId, '4000 0000 0000 0002')).sandbox).toBe('declined');
-    expect((await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie)).body.result.status).toBe(
-      'pending',
-    );
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('pending');
     expect(await counts(eventId)).toEqual({ sold: 0, held: 2 });
 
     await pay(buyer.cookie, orderId);
-    expect((await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie)).body.result.status).toBe(
-      'paid',
-    );
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('paid');
   });
 
   it('asks for a confirmation step with the test card 3155, and is paid once the person approves', async () => {
@@ -125,19 +116,11 @@ describe('a paid order', () => {
     const { orderId } = (await order2(buyer.cookie, eventId, ticketTypeId)).body.result;
     const { started, sandbox } = await pay(buyer.cookie, orderId, '4000002500003155');
     expect(sandbox).toBe('requires_action');
-    expect((await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie)).body.result.status).toBe(
-      'pending',
-    );
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('pending');
 
-    const approved = await t.call<{ status: string }>(
-      'payments.sandboxAuthenticate',
-      { clientSecret: started.clientSecret, approve: true },
-      buyer.cookie,
-    );
+    const approved = await t.call(sandboxAuthenticate, { clientSecret: started.clientSecret, approve: true }, buyer.cookie);
     expect(approved.body.result.status).toBe('succeeded');
-    expect((await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie)).body.result.status).toBe(
-      'paid',
-    );
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('paid');
   });
 
   it('is not-found for anyone but its buyer, so an order id reveals nothing', async () => {
@@ -145,9 +128,9 @@ describe('a paid order', () => {
     const stranger = await t.signUp();
     const { eventId, ticketTypeId } = await paidEvent();
     const { orderId } = (await order2(buyer.cookie, eventId, ticketTypeId)).body.result;
-    for (const name of ['orders.startPayment', 'orders.confirmPayment', 'orders.cancel']) {
-      const { status, body } = await t.call(name, { orderId }, stranger.cookie);
-      expect([name, status, body.error.status]).toEqual([name, 404, 'not-found']);
+    for (const contract of [startPayment, confirmPayment, cancelOrder]) {
+      const { status, body } = await t.call(contract, { orderId }, stranger.cookie);
+      expect([contract.name, status, body.error.status]).toEqual([contract.name, 404, 'not-found']);
     }
   });
 
@@ -155,10 +138,10 @@ describe('a paid order', () => {
     const buyer = await t.signUp();
     const { eventId, ticketTypeId } = await paidEvent();
     const { orderId } = (await order2(buyer.cookie, eventId, ticketTypeId)).body.result;
-    const left = await t.call<{ status: string }>('orders.cancel', { orderId }, buyer.cookie);
+    const left = await t.call(cancelOrder, { orderId }, buyer.cookie);
     expect(left.body.result.status).toBe('cancelled');
     expect(await counts(eventId)).toEqual({ sold: 0, held: 0 });
-    const again = await t.call('orders.startPayment', { orderId }, buyer.cookie);
+    const again = await t.call(startPayment, { orderId }, buyer.cookie);
     expect(again.body.error).toMatchObject({ status: 'failed-precondition', details: { reason: 'not-pending' } });
   });
 });
@@ -196,7 +179,7 @@ describe('an expired hold', () => {
     await expireHold(orderId);
     await releaseExpiredHolds(t.db, eventId);
 
-    const confirmed = await t.call<{ status: string }>('orders.confirmPayment', { orderId }, buyer.cookie);
+    const confirmed = await t.call(confirmPayment, { orderId }, buyer.cookie);
     expect(confirmed.body.result.status).toBe('paid');
     expect(await ticketsOf(orderId)).toHaveLength(2);
     expect(await counts(eventId)).toEqual({ sold: 2, held: 0 });
@@ -210,9 +193,9 @@ describe('an expired hold', () => {
     await expireHold(orderId);
     const taken = (await order2(other.cookie, eventId, ticketTypeId)).body.result.orderId;
     await pay(other.cookie, taken);
-    await t.call('orders.confirmPayment', { orderId: taken }, other.cookie);
+    await t.call(confirmPayment, { orderId: taken }, other.cookie);
 
-    const confirmed = await t.call<{ status: string }>('orders.confirmPayment', { orderId }, late.cookie);
+    const confirmed = await t.call(confirmPayment, { orderId }, late.cookie);
     expect(confirmed.body.result.status).toBe('cancelled');
     expect(await orderRow(orderId)).toMatchObject({ status: 'cancelled', refundedAmount: 5000 });
     const [payment] = await t.db.select().from(sandboxPayment).where(eq(sandboxPayment.orderId, orderId));

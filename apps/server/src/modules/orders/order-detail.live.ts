@@ -1,24 +1,26 @@
 import { orderDetail } from '@admit/shared/orders';
 import { asc, eq } from 'drizzle-orm';
-import { requireOrgRole } from '../../platform/auth/roles';
 import { user } from '../../platform/auth/schema';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
+import { requireEventRole } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { linesWithNames } from './order-lines';
-import { order, orderActivity, refund, ticket } from './schema';
+import { order, orderActivity, refund } from './schema';
+import { orderTopic } from './topics';
+import { ticket } from '../tickets/schema';
 
 /** One order as its event's admins see it: buyer, lines, tickets, refunds and the payment timeline. */
 export const orderDetailLive = defineLiveQuery(orderDetail, {
   auth: 'required',
   async load(params, ctx) {
     const [found] = await ctx.db
-      .select({ order, eventTitle: event.title, organizationId: event.organizationId })
+      .select({ order, eventTitle: event.title })
       .from(order)
       .innerJoin(event, eq(event.id, order.eventId))
       .where(eq(order.id, params.orderId));
     if (!found) throw new CallableError('not-found', 'No such order');
-    await requireOrgRole(ctx.db, ctx.user, found.organizationId, 'admin');
+    await requireEventRole(ctx.db, ctx.user, found.order.eventId, 'admin');
     const { order: row } = found;
 
     const lines = await linesWithNames(ctx.db, row.id);
@@ -83,7 +85,7 @@ export const orderDetailLive = defineLiveQuery(orderDetail, {
       },
     ];
   },
-  topics: (params) => [`order:${params.orderId}`],
+  topics: (params) => [orderTopic(params.orderId)],
 });
 
 export const orderDetailLiveQueries = [orderDetailLive];

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
+import type { CallableContract } from '@admit/shared/callable';
+import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { sandboxConfirm } from '@admit/shared/payments';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { createMailer } from '../../platform/mail/mailer';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { sendLatePaymentRefundNotice, sendOrderConfirmation, sendRefundNotice, type OrderEmailDeps } from './order-emails';
-import { order, orderActivity, refund, ticket } from './schema';
+import { order, orderActivity, refund } from './schema';
+import { ticket } from '../tickets/schema';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
@@ -24,9 +29,13 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-async function expectOk<T>(name: string, data: unknown, cookie: string): Promise<T> {
-  const { status, body } = await t.call<T>(name, data, cookie);
-  if (status !== 200) throw new Error(`${name} failed: ${status} ${JSON.stringify(body)}`);
+async function expectOk<C extends CallableContract>(
+  contract: C,
+  data: z.input<C['input']>,
+  cookie: string,
+): Promise<z.output<C['output']>> {
+  const { status, body } = await t.call(contract, data, cookie);
+  if (status !== 200) throw new Error(`${contract.name} failed: ${status} ${JSON.stringify(body)}`);
   return body.result;
 }
 
@@ -46,13 +55,9 @@ async function pricedEvent(options: { currency?: string; price?: number; capacit
 
 /** Pays a pending order the way the browser does: start, the sandbox card form with 4242, confirm. */
 async function payFor(cookie: string, orderId: string) {
-  const { clientSecret } = await expectOk<{ clientSecret: string }>('orders.startPayment', { orderId }, cookie);
-  await expectOk(
-    'payments.sandboxConfirm',
-    { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
-    cookie,
-  );
-  return expectOk<{ status: string }>('orders.confirmPayment', { orderId }, cookie);
+  const { clientSecret } = await expectOk(startPayment, { orderId }, cookie);
+  await expectOk(sandboxConfirm, { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }, cookie);
+  return expectOk(confirmPayment, { orderId }, cookie);
 }
 
 /** A buyer (in their language) with a paid order of `quantity` tickets. */
@@ -62,8 +67,8 @@ async function paidOrder(
   const created = await pricedEvent(options);
   const buyer = await t.signUp(options.buyerName ?? 'Bob Buyer');
   const cookie = `${buyer.cookie}; admit.locale=${options.locale ?? 'en'}`;
-  const { orderId } = await expectOk<{ orderId: string }>(
-    'orders.create',
+  const { orderId } = await expectOk(
+    createOrder,
     { eventId: created.eventId, lines: [{ ticketTypeId: created.ticketTypeId, quantity: options.quantity ?? 2 }] },
     cookie,
   );
@@ -186,11 +191,7 @@ describe('the confirmation email', () => {
   it('is not sent for an order that is not paid', async () => {
     const { eventId, ticketTypeId } = await pricedEvent();
     const buyer = await t.signUp();
-    const { orderId } = await expectOk<{ orderId: string }>(
-      'orders.create',
-      { eventId, lines: [{ ticketTypeId, quantity: 1 }] },
-      buyer.cookie,
-    );
+    const { orderId } = await expectOk(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 1 }] }, buyer.cookie);
     await expect(sendOrderConfirmation(deps, orderId)).rejects.toThrow(/pending/);
     await expect(t.lastMessageTo(buyer.email)).resolves.toMatchObject({ subject: 'Verify your email for Admit' });
   });
@@ -259,22 +260,17 @@ describe('the email for a payment that came too late', () => {
     const { eventId, ticketTypeId, slug } = await pricedEvent({ capacity: 2 });
     const [late, other] = [await t.signUp('Lena Late'), await t.signUp()];
     const lateCookie = `${late.cookie}; admit.locale=en`;
-    const create = (cookie: string) =>
-      expectOk<{ orderId: string }>('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 2 }] }, cookie);
+    const create = (cookie: string) => expectOk(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 2 }] }, cookie);
     const { orderId } = await create(lateCookie);
-    const { clientSecret } = await expectOk<{ clientSecret: string }>('orders.startPayment', { orderId }, lateCookie);
-    await expectOk(
-      'payments.sandboxConfirm',
-      { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
-      lateCookie,
-    );
+    const { clientSecret } = await expectOk(startPayment, { orderId }, lateCookie);
+    await expectOk(sandboxConfirm, { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }, lateCookie);
     // The hold runs out before the payment is seen, and someone else buys the places.
     await t.db
       .update(order)
       .set({ holdExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(order.id, orderId));
     await payFor(other.cookie, (await create(other.cookie)).orderId);
-    expect((await expectOk<{ status: string }>('orders.confirmPayment', { orderId }, lateCookie)).status).toBe('cancelled');
+    expect((await expectOk(confirmPayment, { orderId }, lateCookie)).status).toBe('cancelled');
 
     expect(await sendLatePaymentRefundNotice(deps, orderId)).toBe(true);
     const message = await t.lastMessageTo(late.email);

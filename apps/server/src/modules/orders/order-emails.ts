@@ -1,18 +1,23 @@
 import { defaultLocale, isLocale } from '@admit/shared/locales';
+import { formatOrderReference } from '@admit/shared/orders';
 import { and, asc, count, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
+import { defineJob } from '../../platform/jobs/job-services';
+import type { Mailer } from '../../platform/mail/mailer';
 import {
   composeLatePaymentRefundNotice,
   composeOrderConfirmation,
   composeRefundNotice,
   type OrderEmailRecipient,
-} from '../../platform/mail/compose-order-email';
-import { formatOrderReference } from '../../platform/mail/formats';
-import type { Mailer } from '../../platform/mail/mailer';
-import { ticketsPdf } from '../../platform/pdf/ticket-pdf';
+} from './compose-order-email';
 import { event, ticketType } from '../events/schema';
+import { ticket } from '../tickets/schema';
+import { ticketsPdf } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
-import { order, orderLine, refund, ticket } from './schema';
+import { linesWithNames } from './order-lines';
+import { order, refund } from './schema';
+import { orderTopic } from './topics';
 
 export interface OrderEmailDeps {
   db: Db;
@@ -22,11 +27,12 @@ export interface OrderEmailDeps {
   publish?: (...topics: string[]) => void;
 }
 
-// These run after the change they tell of has committed (an email cannot be rolled back), and they
-// throw when the email cannot be made or sent: the caller catches and logs, so that a mail server
-// being down never undoes or fails a payment. Each returns false, having sent nothing, when the
-// buyer has no address that can receive mail (people who signed up with a phone number get a
-// reserved `.invalid` one until they add theirs).
+// These run in jobs (orders.jobs.ts), enqueued with the change they tell of, so they run only once
+// it has committed, and again after a failure: they throw when the email cannot be made or sent,
+// and the job is tried again later; a mail server being down never undoes or fails a payment. Each
+// email has its own key, so one sent already is not sent again. Each returns false, having sent
+// nothing, when the buyer has no address that can receive mail (people who signed up with a phone
+// number get a reserved `.invalid` one until they add theirs) or the email went out before.
 
 const canReceiveMail = (email: string) => !/\.invalid$/i.test(email);
 
@@ -53,13 +59,13 @@ function recipientOf(found: Awaited<ReturnType<typeof findOrderWithEvent>>, publ
 
 async function recordSent(deps: OrderEmailDeps, orderId: string, detail: Record<string, string>) {
   await recordActivity(deps.db, orderId, 'email_sent', detail);
-  deps.publish?.(`order:${orderId}`);
+  deps.publish?.(orderTopic(orderId));
 }
 
 /**
  * Emails the buyer of a paid order its summary, each valid ticket's QR code and a PDF of the
- * tickets, in the order's language and currency. Call it once per order that became paid (or a
- * free order that completed); calling it again sends it again.
+ * tickets, in the order's language and currency. Sent once per order, however often it is called
+ * (a job tried again): false, having sent nothing, when it went out before.
  */
 export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: string): Promise<boolean> {
   const found = await findOrderWithEvent(deps.db, orderId);
@@ -67,12 +73,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     throw new Error(`Order ${orderId} is ${found.order.status}: there is nothing to confirm`);
   if (!canReceiveMail(found.order.email)) return false;
 
-  const lines = await deps.db
-    .select({ ticketTypeName: ticketType.name, quantity: orderLine.quantity, unitPrice: orderLine.unitPrice })
-    .from(orderLine)
-    .innerJoin(ticketType, eq(ticketType.id, orderLine.ticketTypeId))
-    .where(eq(orderLine.orderId, orderId))
-    .orderBy(asc(ticketType.position), asc(ticketType.name));
+  const lines = await linesWithNames(deps.db, orderId);
   const tickets = await deps.db
     .select({ id: ticket.id, code: ticket.code, holderName: ticket.holderName, ticketTypeName: ticketType.name })
     .from(ticket)
@@ -92,7 +93,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     tickets,
     pdf: { filename: `${found.event.slug}-tickets.pdf`, content: pdf },
   });
-  await deps.mailer.send(email);
+  if (!(await deps.mailer.send(email, { idempotencyKey: `order-confirmation:${orderId}` }))) return false;
   await recordSent(deps, orderId, { kind: 'confirmation', to: found.order.email });
   return true;
 }
@@ -121,7 +122,7 @@ export async function sendRefundNotice(deps: OrderEmailDeps, refundId: string): 
     voidedTickets: given.ticketIds.length,
     validTicketsLeft: valid?.count ?? 0,
   });
-  await deps.mailer.send(email);
+  if (!(await deps.mailer.send(email, { idempotencyKey: `refund-notice:${refundId}` }))) return false;
   await recordSent(deps, given.orderId, { kind: 'refund', refundId, to: found.order.email });
   return true;
 }
@@ -140,7 +141,43 @@ export async function sendLatePaymentRefundNotice(deps: OrderEmailDeps, orderId:
     amount: found.order.refundedAmount,
     eventUrl: new URL(`/e/${encodeURIComponent(found.event.slug)}`, deps.publicUrl).toString(),
   });
-  await deps.mailer.send(email);
+  if (!(await deps.mailer.send(email, { idempotencyKey: `late-payment-refund:${orderId}` }))) return false;
   await recordSent(deps, orderId, { kind: 'late_payment_refund', to: found.order.email });
   return true;
 }
+
+const OrderJobData = z.object({ orderId: z.string() });
+
+/** The tickets of an order that became paid (or a free order), with their QR codes and PDF. */
+export const sendConfirmationJob = defineJob({
+  name: 'orders.sendConfirmation',
+  data: OrderJobData,
+  concurrency: 4,
+  async handler({ orderId }, { services, log }) {
+    const [found] = await services.db.select({ status: order.status }).from(order).where(eq(order.id, orderId));
+    // Refunded in full before the email went out: there is nothing left to confirm.
+    if (!found || !['paid', 'partially_refunded'].includes(found.status)) {
+      log.info({ orderId, status: found?.status }, 'confirmation not sent: the order has no tickets any more');
+      return;
+    }
+    await sendOrderConfirmation(services, orderId);
+  },
+});
+
+/** "We refunded €25.00": once the provider has the refund. */
+export const sendRefundNoticeJob = defineJob({
+  name: 'orders.sendRefundNotice',
+  data: z.object({ refundId: z.string() }),
+  async handler({ refundId }, { services }) {
+    await sendRefundNotice(services, refundId);
+  },
+});
+
+/** A payment that came after its hold had ended and its places were gone was refunded in full. */
+export const sendLatePaymentRefundNoticeJob = defineJob({
+  name: 'orders.sendLatePaymentRefundNotice',
+  data: OrderJobData,
+  async handler({ orderId }, { services }) {
+    await sendLatePaymentRefundNotice(services, orderId);
+  },
+});

@@ -1,18 +1,17 @@
 import { eventOrders, myOrder } from '@admit/shared/orders';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { requireOrgRole } from '../../platform/auth/roles';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
+import { requireEventRole } from '../events/events.api';
 import { event } from '../events/schema';
 import { linesWithNames } from './order-lines';
 import { order } from './schema';
+import { eventOrdersTopic, orderTopic } from './topics';
 
 export const eventOrdersLive = defineLiveQuery(eventOrders, {
   auth: 'required',
   async load(params, ctx) {
-    const [found] = await ctx.db.select({ organizationId: event.organizationId }).from(event).where(eq(event.id, params.eventId));
-    if (!found) throw new CallableError('not-found', 'No such event');
-    await requireOrgRole(ctx.db, ctx.user, found.organizationId, 'admin');
+    await requireEventRole(ctx.db, ctx.user, params.eventId, 'admin');
     const rows = await ctx.db
       .select({
         id: order.id,
@@ -33,7 +32,7 @@ export const eventOrdersLive = defineLiveQuery(eventOrders, {
       .limit(500);
     return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
   },
-  topics: (params) => [`event:${params.eventId}:orders`],
+  topics: (params) => [eventOrdersTopic(params.eventId)],
 });
 
 /** One order of the signed-in buyer (another person's order id is `not-found`): the checkout watches it settle. */
@@ -68,7 +67,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       },
     ];
   },
-  topics: (params) => [`order:${params.orderId}`],
+  topics: (params) => [orderTopic(params.orderId)],
 });
 
 export const ordersLiveQueries = [eventOrdersLive, myOrderLive];

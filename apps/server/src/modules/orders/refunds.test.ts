@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { confirmPayment, createOrder, refundOrder, startPayment, type RefundOrderInput } from '@admit/shared/orders';
+import { sandboxConfirm } from '@admit/shared/payments';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxPayment } from '../../platform/payments/schema';
@@ -9,16 +11,16 @@ import { watch } from '../../testing/live-watch';
 import { startStripeStandIn, type StripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
-import { reconcileRefunds, resendUnsentRefunds } from './refunds';
-import { order, orderActivity, refund, ticket } from './schema';
+import { reconcileRefunds } from './reconcile-refunds';
+import { resendRefund } from './refund-order';
+import { order, orderActivity, refund } from './schema';
+import { ticket } from '../tickets/schema';
+
+// The specification of refunds, admin's and the provider's, through the sandbox and through Stripe's
+// real SDK on the local stand-in: longer than most files because both providers run the same
+// cases with one set of helpers.
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
-interface RefundAnswer {
-  refundId: string;
-  amount: number;
-  status: string;
-  orderStatus: string;
-}
 
 /** What each test file needs of its app: people, a paid order made the real way, and reads of the result. */
 function helpersFor(app: () => TestApp) {
@@ -44,15 +46,15 @@ function helpersFor(app: () => TestApp) {
     await addMember(t, created.organizationId, people.admin.user.id, 'admin');
     await addMember(t, created.organizationId, people.staff.user.id, 'staff');
     const ticketTypeId = created.ticketTypeIds[0]!;
-    const ordered = await t.call<{ orderId: string }>(
-      'orders.create',
+    const ordered = await t.call(
+      createOrder,
       { eventId: created.eventId, lines: [{ ticketTypeId, quantity }] },
       people.buyer.cookie,
     );
     expect(ordered.status).toBe(200);
     const orderId = ordered.body.result.orderId;
     if (price > 0) {
-      const started = await t.call<{ clientSecret: string }>('orders.startPayment', { orderId }, people.buyer.cookie);
+      const started = await t.call(startPayment, { orderId }, people.buyer.cookie);
       expect(started.status).toBe(200);
       const [{ paymentRef } = { paymentRef: null }] = await t.db
         .select({ paymentRef: order.paymentRef })
@@ -60,22 +62,25 @@ function helpersFor(app: () => TestApp) {
         .where(eq(order.id, orderId));
       if (options.pay) options.pay(paymentRef!);
       else {
-        const confirmed = await t.call<{ status: string }>(
-          'payments.sandboxConfirm',
+        const confirmed = await t.call(
+          sandboxConfirm,
           { clientSecret: started.body.result.clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
           people.buyer.cookie,
         );
         expect(confirmed.body.result.status).toBe('succeeded');
       }
-      const paid = await t.call<{ status: string }>('orders.confirmPayment', { orderId }, people.buyer.cookie);
+      const paid = await t.call(confirmPayment, { orderId }, people.buyer.cookie);
       expect(paid.body.result.status).toBe('paid');
     }
     const tickets = await ticketsOf(orderId);
     return { ...created, ticketTypeId, orderId, ticketIds: tickets.map((one) => one.id) };
   }
 
-  const refundAs = (cookie: string, data: Record<string, unknown>) =>
-    app().call<RefundAnswer>('orders.refund', { reason: 'The buyer cannot come', idempotencyKey: randomUUID(), ...data }, cookie);
+  const refundAs = (cookie: string, data: Omit<RefundOrderInput, 'reason' | 'idempotencyKey'> & Partial<RefundOrderInput>) =>
+    app().call(refundOrder, { reason: 'The buyer cannot come', idempotencyKey: randomUUID(), ...data }, cookie);
+  /** The same, for input the contract refuses on purpose (a missing field, a ticket id that is a number, an amount). */
+  const refundWithAnyInputAs = (cookie: string, data: Record<string, unknown>) =>
+    app().callWithAnyInput(refundOrder, { reason: 'The buyer cannot come', idempotencyKey: randomUUID(), ...data }, cookie);
 
   const ticketsOf = (orderId: string) =>
     app().db.select().from(ticket).where(eq(ticket.orderId, orderId)).orderBy(asc(ticket.id));
@@ -90,7 +95,19 @@ function helpersFor(app: () => TestApp) {
   }
   const validCount = async (orderId: string) => (await ticketsOf(orderId)).filter((one) => one.status === 'valid').length;
 
-  return { people, signUpAll, paidOrder, refundAs, ticketsOf, orderRow, refundsOf, activityOf, sold, validCount };
+  return {
+    people,
+    signUpAll,
+    paidOrder,
+    refundAs,
+    refundWithAnyInputAs,
+    ticketsOf,
+    orderRow,
+    refundsOf,
+    activityOf,
+    sold,
+    validCount,
+  };
 }
 
 describe('refunds by an admin (sandbox payments)', () => {
@@ -135,7 +152,7 @@ describe('refunds by an admin (sandbox payments)', () => {
   it('refunds chosen tickets: they become void, the others stay valid, and the order is partly refunded', async () => {
     const paid = await h.paidOrder({ quantity: 3, price: 2500 });
 
-    const first = await h.refundAs(people.owner.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[1]] });
+    const first = await h.refundAs(people.owner.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[1]!] });
 
     expect(first.body.result).toMatchObject({ amount: 2500, status: 'succeeded', orderStatus: 'partially_refunded' });
     expect((await h.ticketsOf(paid.orderId)).map((one) => one.status)).toEqual(
@@ -154,7 +171,7 @@ describe('refunds by an admin (sandbox payments)', () => {
   it('makes the freed places available to the next buyer, and tells every watcher of the event at once', async () => {
     const paid = await h.paidOrder({ quantity: 2, price: 1000, capacity: 2 });
     const soldOut = await t.call(
-      'orders.create',
+      createOrder,
       { eventId: paid.eventId, lines: [{ ticketTypeId: paid.ticketTypeId, quantity: 1 }] },
       people.outsider.cookie,
     );
@@ -162,12 +179,12 @@ describe('refunds by an admin (sandbox payments)', () => {
     const watcher = await watch(url, 'events.availability', { eventId: paid.eventId });
     expect(watcher.rows()).toMatchObject([{ remaining: 0 }]);
 
-    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]] });
+    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!] });
 
     await expect.poll(() => watcher.rows()[0]?.remaining, { timeout: 5_000 }).toBe(1);
     watcher.close();
-    const bought = await t.call<{ status: string }>(
-      'orders.create',
+    const bought = await t.call(
+      createOrder,
       { eventId: paid.eventId, lines: [{ ticketTypeId: paid.ticketTypeId, quantity: 1 }] },
       people.outsider.cookie,
     );
@@ -176,7 +193,7 @@ describe('refunds by an admin (sandbox payments)', () => {
 
   it('answers the same key again with the same refund, and refunds nothing twice', async () => {
     const paid = await h.paidOrder({ quantity: 2, price: 2500 });
-    const request = { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]], idempotencyKey: randomUUID() };
+    const request = { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!], idempotencyKey: randomUUID() };
 
     const first = await h.refundAs(people.admin.cookie, request);
     const again = await h.refundAs(people.admin.cookie, request);
@@ -208,8 +225,8 @@ describe('refunds by an admin (sandbox payments)', () => {
 
   it('refuses with failed-precondition an order that is not paid, and one refunded in full already', async () => {
     const paid = await h.paidOrder({ quantity: 1, price: 2500 });
-    const pending = await t.call<{ orderId: string }>(
-      'orders.create',
+    const pending = await t.call(
+      createOrder,
       { eventId: paid.eventId, lines: [{ ticketTypeId: paid.ticketTypeId, quantity: 1 }] },
       people.buyer.cookie,
     );
@@ -230,11 +247,11 @@ describe('refunds by an admin (sandbox payments)', () => {
   it('names each ticket it cannot refund: unknown, already void, of another order, or listed twice', async () => {
     const paid = await h.paidOrder({ quantity: 3, price: 2500 });
     const other = await h.paidOrder({ quantity: 1, price: 2500 });
-    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]] });
+    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!] });
 
     const { status, body } = await h.refundAs(people.admin.cookie, {
       orderId: paid.orderId,
-      ticketIds: ['no-such-ticket', paid.ticketIds[0], other.ticketIds[0], paid.ticketIds[1], paid.ticketIds[1]],
+      ticketIds: ['no-such-ticket', paid.ticketIds[0]!, other.ticketIds[0]!, paid.ticketIds[1]!, paid.ticketIds[1]!],
     });
 
     expect(status).toBe(400);
@@ -260,7 +277,7 @@ describe('refunds by an admin (sandbox payments)', () => {
   ])('answers invalid-argument naming the field for %s', async (_name, change, path) => {
     const paid = await h.paidOrder({ quantity: 1, price: 2500 });
 
-    const { status, body } = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ...change });
+    const { status, body } = await h.refundWithAnyInputAs(people.admin.cookie, { orderId: paid.orderId, ...change });
 
     expect(status).toBe(400);
     expect(body.error.status).toBe('invalid-argument');
@@ -270,12 +287,12 @@ describe('refunds by an admin (sandbox payments)', () => {
 
   it('lets admins and the owner refund, and refuses staff (permission-denied), outsiders and the buyer (not-found)', async () => {
     const paid = await h.paidOrder({ quantity: 4, price: 1000 });
-    const one = (index: number) => ({ orderId: paid.orderId, ticketIds: [paid.ticketIds[index]] });
+    const one = (index: number) => ({ orderId: paid.orderId, ticketIds: [paid.ticketIds[index]!] });
 
     expect((await h.refundAs(people.staff.cookie, one(0))).body.error.status).toBe('permission-denied');
     expect((await h.refundAs(people.outsider.cookie, one(0))).body.error.status).toBe('not-found');
     expect((await h.refundAs(people.buyer.cookie, one(0))).body.error.status).toBe('not-found');
-    expect((await t.call('orders.refund', { ...one(0), reason: 'x', idempotencyKey: randomUUID() })).status).toBe(401);
+    expect((await t.call(refundOrder, { ...one(0), reason: 'x', idempotencyKey: randomUUID() })).status).toBe(401);
     expect(await h.validCount(paid.orderId)).toBe(4);
 
     expect((await h.refundAs(people.admin.cookie, one(0))).status).toBe(200);
@@ -291,7 +308,7 @@ describe('refunds by an admin (sandbox payments)', () => {
     ]);
     expect(watcher.rows()[0]!.tickets).toHaveLength(2);
 
-    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]], reason: 'Ill' });
+    await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!], reason: 'Ill' });
 
     await expect.poll(() => watcher.rows()[0]?.status, { timeout: 5_000 }).toBe('partially_refunded');
     const row = watcher.rows()[0]!;
@@ -349,12 +366,12 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
 
     const first = await h.refundAs(people.admin.cookie, {
       orderId: paid.orderId,
-      ticketIds: [paid.ticketIds[0]],
+      ticketIds: [paid.ticketIds[0]!],
       idempotencyKey,
     });
     const again = await h.refundAs(people.admin.cookie, {
       orderId: paid.orderId,
-      ticketIds: [paid.ticketIds[0]],
+      ticketIds: [paid.ticketIds[0]!],
       idempotencyKey,
     });
 
@@ -368,7 +385,7 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
 
   it('keeps the refund pending and answers unavailable when Stripe cannot be reached; a retry with the same key sends it once', async () => {
     const paid = await paidAtStripe({ quantity: 2, price: 2500 });
-    const request = { orderId: paid.orderId, ticketIds: [paid.ticketIds[1]], idempotencyKey: randomUUID() };
+    const request = { orderId: paid.orderId, ticketIds: [paid.ticketIds[1]!], idempotencyKey: randomUUID() };
     const watcher = await watch(url, 'orders.detail', { orderId: paid.orderId }, people.admin.cookie);
     standIn.setDown(true, 'error');
 
@@ -396,24 +413,33 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     expect(await h.orderRow(paid.orderId)).toMatchObject({ refundedAmount: 2500 });
   });
 
-  it('sends a refund Stripe never answered again from the sweeper, once, when nobody retries it', async () => {
+  it('sends a refund Stripe never answered again from its job a minute later, once, when nobody retries it', async () => {
     const paid = await paidAtStripe({ quantity: 1, price: 1800 });
     standIn.setDown(true, 'error');
     const down = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, idempotencyKey: randomUUID() });
     expect(down.status).toBe(503);
     standIn.setDown(false);
 
-    // Younger than a minute: left to the request that may still be sending it.
-    expect(await resendUnsentRefunds(t.db, stripe)).toEqual([]);
-    await t.db
-      .update(refund)
-      .set({ createdAt: new Date(Date.now() - 2 * 60_000) })
-      .where(eq(refund.orderId, paid.orderId));
-    const sent = await resendUnsentRefunds(t.db, stripe);
-    const sentAgain = await resendUnsentRefunds(t.db, stripe);
+    // Enqueued with the refund, to run a minute later: left meanwhile to the request that may still be sending it.
+    const [recorded] = await h.refundsOf(paid.orderId);
+    const job = async () =>
+      (
+        await t.database.execute(
+          `select id, state, extract(epoch from start_after - now())::float as wait from pgboss.job where name = 'orders.sendRefund' and data->>'refundId' = $1`,
+          [recorded!.id],
+        )
+      ).rows[0] as { id: string; state: string; wait: number } | undefined;
+    expect(await job()).toMatchObject({ state: 'created', wait: expect.any(Number) });
+    expect((await job())!.wait).toBeGreaterThan(45);
+    expect(await stripeRefundsOf(paid.orderId)).toHaveLength(0);
 
-    expect(sent.map((one) => one.id)).toEqual([paid.orderId]);
-    expect(sentAgain).toEqual([]);
+    // A minute passes.
+    await t.database.execute(`update pgboss.job set start_after = now() where id = $1`, [(await job())!.id]);
+    await expect.poll(async () => (await h.refundsOf(paid.orderId))[0]?.status, { timeout: 15_000 }).toBe('succeeded');
+    await expect.poll(async () => (await job())?.state, { timeout: 10_000 }).toBe('completed');
+    // Sending it again (a retry of the job after a crash) sends nothing more.
+    expect(await resendRefund(t.db, stripe, t.jobs, recorded!.id)).toBeNull();
+
     expect(await h.refundsOf(paid.orderId)).toMatchObject([{ status: 'succeeded', amount: 1800 }]);
     expect(await stripeRefundsOf(paid.orderId)).toHaveLength(1);
     expect(await h.orderRow(paid.orderId)).toMatchObject({ status: 'refunded', refundedAmount: 1800 });
@@ -449,7 +475,7 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     // Someone gave 40.00 back in Stripe's dashboard, and its webhook has not come yet.
     standIn.refundInDashboard((await h.orderRow(paid.orderId)).paymentRef!, 4000);
 
-    const refused = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]] });
+    const refused = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!] });
 
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatchObject({
@@ -469,7 +495,7 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     expect(await h.orderRow(paid.orderId)).toMatchObject({ status: 'partially_refunded', refundedAmount: 4000 });
 
     // A new try gives back what is left (10.00), never more.
-    const capped = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]] });
+    const capped = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!] });
     expect(capped.body.result).toMatchObject({ amount: 1000, status: 'succeeded', orderStatus: 'partially_refunded' });
     expect(await h.orderRow(paid.orderId)).toMatchObject({ refundedAmount: 5000 });
     expect(await h.validCount(paid.orderId)).toBe(1);
@@ -515,7 +541,7 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
 
   it('takes a refund’s later status from Stripe: a refund that failed no longer counts as money given back', async () => {
     const paid = await paidAtStripe({ quantity: 2, price: 2500 });
-    const { body } = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]] });
+    const { body } = await h.refundAs(people.admin.cookie, { orderId: paid.orderId, ticketIds: [paid.ticketIds[0]!] });
     const [atStripe] = await stripeRefundsOf(paid.orderId);
     standIn.setRefundStatus(atStripe!.id, 'failed');
 

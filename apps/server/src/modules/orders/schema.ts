@@ -55,38 +55,6 @@ export const orderLine = pgTable(
   (table) => [index('order_line_order_idx').on(table.orderId)],
 );
 
-export const ticket = pgTable(
-  'ticket',
-  {
-    id: text('id').primaryKey(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => order.id, { onDelete: 'cascade' }),
-    ticketTypeId: text('ticket_type_id')
-      .notNull()
-      .references(() => ticketType.id),
-    eventId: text('event_id')
-      .notNull()
-      .references(() => event.id, { onDelete: 'cascade' }),
-    /** 128 random bits, base64url: what the QR code carries. */
-    code: text('code').notNull().unique(),
-    holderName: text('holder_name').notNull(),
-    holderEmail: text('holder_email').notNull(),
-    status: text('status', { enum: ['valid', 'void'] })
-      .notNull()
-      .default('valid'),
-    checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
-    checkedInDevice: text('checked_in_device'),
-    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
-  },
-  (table) => [
-    index('ticket_order_idx').on(table.orderId),
-    index('ticket_event_idx').on(table.eventId),
-    // Exports read an event's tickets in pages of (created_at, id) (modules/exports).
-    index('ticket_event_created_idx').on(table.eventId, table.createdAt, table.id),
-  ],
-);
-
 /**
  * Money given back on a paid order: by an admin (whole order or chosen tickets), for a payment
  * that came after its places were gone, or in the provider's dashboard (found by reconciliation).
@@ -152,3 +120,15 @@ export const orderActivity = pgTable(
   },
   (table) => [index('order_activity_order_idx').on(table.orderId, table.at)],
 );
+
+/**
+ * How often one key (an account, a client address, an invitation's recipient, each under the
+ * name of what it limits) has used a quota in its current window (decision 0030). One row
+ * per key, counted by a conditional upsert (call-quota.ts), so that every server instance counts
+ * in the same place.
+ */
+export const callQuota = pgTable('call_quota', {
+  key: text('key').primaryKey(),
+  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+  used: integer('used').notNull(),
+});

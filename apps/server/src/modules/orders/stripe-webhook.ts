@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import type Stripe from 'stripe';
+import { sendError } from '../../platform/http/send-error';
 import { PaymentProviderUnavailable } from '../../platform/payments/payment-provider';
 import { paymentEvent } from '../../platform/payments/schema';
 import type { StripeProvider } from '../../platform/payments/stripe-provider';
 import { recordActivity } from './order-activity';
 import { settleAndAnnounce, type PaymentOutcomeDeps } from './payment-outcome';
-import { reconcileRefunds } from './refunds';
+import { reconcileRefunds } from './reconcile-refunds';
 import { order } from './schema';
 
 /** Events about a payment: the intent is read again from Stripe and the order settled from that. */
@@ -38,14 +39,14 @@ export async function registerStripeWebhook(
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 1_048_576 }, (_request, body, done) => done(null, body));
 
     scope.post('/webhooks/stripe', async (request, reply) => {
-      if (!payments.verifyWebhook) return reply.code(404).send({ error: { status: 'not-found', message: 'Not found' } });
+      if (!payments.verifyWebhook) return sendError(reply, 'not-found', 'Not found');
       let event: Stripe.Event;
       try {
         const signature = request.headers['stripe-signature'];
         event = payments.verifyWebhook(request.body as Buffer, typeof signature === 'string' ? signature : undefined);
       } catch (error) {
         request.log.warn({ err: error }, 'stripe webhook: signature did not verify');
-        return reply.code(400).send({ error: { status: 'invalid-argument', message: 'The signature does not verify' } });
+        return sendError(reply, 'invalid-argument', 'The signature does not verify');
       }
 
       const [seen] = await deps.db.select({ id: paymentEvent.id }).from(paymentEvent).where(eq(paymentEvent.id, event.id));
@@ -58,7 +59,7 @@ export async function registerStripeWebhook(
       } catch (error) {
         if (!(error instanceof PaymentProviderUnavailable)) throw error;
         request.log.warn({ err: error }, 'stripe webhook: Stripe unavailable, the event will come again');
-        return reply.code(503).send({ error: { status: 'unavailable', message: 'Stripe is unavailable, deliver again' } });
+        return sendError(reply, 'unavailable', 'Stripe is unavailable, deliver again');
       }
       // Stored after it was applied: a crash in between means Stripe delivers again, and applying
       // twice is harmless (settlement and reconciliation read the state, they do not add to it).

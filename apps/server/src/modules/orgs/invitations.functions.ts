@@ -2,15 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { acceptInvitation, declineInvitation, inviteMember, revokeInvitation } from '@admit/shared/orgs';
 import { and, eq, sql } from 'drizzle-orm';
 import type { SessionUser } from '../../platform/auth/auth';
-import { invitation, member, organization } from '../../platform/auth/organization-schema';
+import { invitation, member } from '../../platform/auth/organization-schema';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { user } from '../../platform/auth/schema';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
-import { composeActionEmail, mailIntl } from '../../platform/mail/compose';
-import { mailMessages } from '../../platform/mail/messages';
 import { defineCallable } from '../../platform/http/callable';
-import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './org-topics';
+import { sendInvitationJob } from './invitation-email';
+import { countInvitation } from './invitation-quotas';
+import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './topics';
 
 const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 
@@ -52,13 +52,14 @@ export const inviteMemberCallable = defineCallable(inviteMember, {
     const email = input.email.toLowerCase();
     const invitationId = randomUUID();
     const expiresAt = new Date(Date.now() + invitationLifetimeMs);
-    const organizationName = await ctx.db.transaction(async (tx) => {
+    await ctx.db.transaction(async (tx) => {
       const [existing] = await tx
         .select({ id: member.id })
         .from(member)
         .innerJoin(user, eq(user.id, member.userId))
         .where(and(eq(member.organizationId, input.organizationId), sql`lower(${user.email}) = ${email}`));
       if (existing) throw new CallableError('already-exists', 'That person is already a member', { reason: 'member' });
+      await countInvitation(tx, ctx, email);
       // The partial unique index allows one pending invitation per email: a second is `already-exists`.
       await tx.insert(invitation).values({
         id: invitationId,
@@ -68,31 +69,10 @@ export const inviteMemberCallable = defineCallable(inviteMember, {
         inviterId: ctx.user.id,
         expiresAt,
       });
-      const [org] = await tx
-        .select({ name: organization.name })
-        .from(organization)
-        .where(eq(organization.id, input.organizationId));
-      return org!.name;
+      // Emailed by a job once this commits; the invitee also sees it on signing in.
+      await ctx.jobs.enqueue(tx, sendInvitationJob, { invitationId, locale: ctx.locale });
     });
     ctx.publish(orgInvitationsTopic(input.organizationId), emailInvitationsTopic(email));
-    // After the commit: a failed send leaves the invitation, which the invitee also sees on signing in.
-    try {
-      const t = mailIntl(ctx.locale).formatMessage;
-      const names = { inviter: ctx.user.name, organization: organizationName };
-      await ctx.mailer.send(
-        await composeActionEmail({
-          to: email,
-          locale: ctx.locale,
-          name: null,
-          subject: t(mailMessages.inviteSubject, names),
-          paragraphs: [t(mailMessages.inviteIntro, { ...names, role: input.role }), t(mailMessages.inviteHow)],
-          action: { label: t(mailMessages.inviteAction), url: `${ctx.publicUrl}/manage` },
-          note: t(mailMessages.inviteIgnore, { organization: organizationName, expiresAt }),
-        }),
-      );
-    } catch (error) {
-      ctx.log.error({ err: error, invitationId }, 'orgs.invite: sending the email failed');
-    }
     return { invitationId, expiresAt: expiresAt.toISOString() };
   },
 });

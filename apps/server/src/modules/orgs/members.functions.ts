@@ -6,7 +6,7 @@ import { requireOrgRole } from '../../platform/auth/roles';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineCallable } from '../../platform/http/callable';
-import { orgMembersTopic, userOrgsTopic } from './org-topics';
+import { orgMembersTopic, userOrgsTopic } from './topics';
 
 async function findMember(db: Db, organizationId: string, userId: string) {
   const [found] = await db
@@ -51,7 +51,11 @@ export const removeMemberCallable = defineCallable(removeMember, {
       });
     const leaving = target.userId === ctx.user.id;
     const allowed = leaving || callerRole === 'owner' || (callerRole === 'admin' && target.role === 'staff');
-    if (!allowed) throw new CallableError('permission-denied', 'Your role cannot remove this member', { role: callerRole });
+    if (!allowed)
+      throw new CallableError('permission-denied', 'Your role cannot remove this member', {
+        required: target.role === 'admin' ? 'owner' : 'admin',
+        role: callerRole,
+      });
     await ctx.db.transaction(async (tx) => {
       const [removed] = await tx
         .delete(member)

@@ -5,7 +5,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { slugify } from '../../platform/slug';
 import { invitationCallables } from './invitations.functions';
 import { memberCallables } from './members.functions';
-import { userOrgsTopic } from './org-topics';
+import { userOrgsTopic } from './topics';
 
 export const createOrgCallable = defineCallable(createOrg, {
   auth: 'required',

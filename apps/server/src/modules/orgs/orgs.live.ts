@@ -4,7 +4,7 @@ import { invitation, member, organization } from '../../platform/auth/organizati
 import { requireOrgRole } from '../../platform/auth/roles';
 import { user } from '../../platform/auth/schema';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './org-topics';
+import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './topics';
 
 export const myOrgsLive = defineLiveQuery(myOrgs, {
   auth: 'required',
@@ -30,7 +30,7 @@ export const orgMembersLive = defineLiveQuery(orgMembers, {
   auth: 'required',
   async load(params, ctx) {
     const role = await requireOrgRole(ctx.db, ctx.user, params.organizationId, 'staff');
-    // Door staff see who they work with, not how to reach them (DESIGN §1: staff see nothing else).
+    // Door staff see who they work with, not how to reach them (staff see nothing else: docs/product.md).
     const seesEmails = role !== 'staff';
     const rows = await ctx.db
       .select({

@@ -1,3 +1,5 @@
+import { createEvent } from '@admit/shared/events';
+import { setRequireTwoFactor } from '@admit/shared/orgs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createOrgAs, eventInput } from '../../testing/fixtures';
 import { cookiesOf, createTestApp, type TestApp } from '../../testing/test-app';
@@ -37,7 +39,7 @@ describe('orgs.setRequireTwoFactor', () => {
   it('refuses to turn it on while the owner has no second factor', async () => {
     const owner = await t.signUp();
     const { organizationId } = await createOrgAs(t, owner.cookie);
-    const answer = await t.call('orgs.setRequireTwoFactor', { organizationId, required: true }, owner.cookie);
+    const answer = await t.call(setRequireTwoFactor, { organizationId, required: true }, owner.cookie);
     expect(answer.body.error.status).toBe('failed-precondition');
     expect(answer.body.error.details).toEqual({ reason: 'owner-two-factor-off' });
   });
@@ -48,18 +50,18 @@ describe('orgs.setRequireTwoFactor', () => {
     let admin = await t.signUp();
     await addMember(t, organizationId, admin.user.id, 'admin');
 
-    const turnedOn = await t.call('orgs.setRequireTwoFactor', { organizationId, required: true }, owner.cookie);
+    const turnedOn = await t.call(setRequireTwoFactor, { organizationId, required: true }, owner.cookie);
     expect(turnedOn.body.result).toEqual({ required: true });
 
-    const refused = await t.call('events.create', eventInput(organizationId), admin.cookie);
+    const refused = await t.call(createEvent, eventInput(organizationId), admin.cookie);
     expect(refused.status).not.toBe(200);
     expect(refused.body.error.status).toBe('failed-precondition');
     expect(refused.body.error.details).toEqual({ reason: 'two-factor-required' });
     // The owner, who has a second factor, goes on working.
-    expect((await t.call('events.create', eventInput(organizationId), owner.cookie)).status).toBe(200);
+    expect((await t.call(createEvent, eventInput(organizationId), owner.cookie)).status).toBe(200);
 
     admin = await turnOnTwoFactor(admin);
-    expect((await t.call('events.create', eventInput(organizationId), admin.cookie)).status).toBe(200);
+    expect((await t.call(createEvent, eventInput(organizationId), admin.cookie)).status).toBe(200);
   });
 
   it('lets members without a second factor back in when the owner turns it off', async () => {
@@ -67,16 +69,14 @@ describe('orgs.setRequireTwoFactor', () => {
     const { organizationId } = await createOrgAs(t, owner.cookie);
     const admin = await t.signUp();
     await addMember(t, organizationId, admin.user.id, 'admin');
-    await t.call('orgs.setRequireTwoFactor', { organizationId, required: true }, owner.cookie);
-    expect((await t.call('events.create', eventInput(organizationId), admin.cookie)).body.error.status).toBe(
-      'failed-precondition',
-    );
+    await t.call(setRequireTwoFactor, { organizationId, required: true }, owner.cookie);
+    expect((await t.call(createEvent, eventInput(organizationId), admin.cookie)).body.error.status).toBe('failed-precondition');
     // An admin cannot turn it off for themselves.
-    expect((await t.call('orgs.setRequireTwoFactor', { organizationId, required: false }, admin.cookie)).status).not.toBe(200);
+    expect((await t.call(setRequireTwoFactor, { organizationId, required: false }, admin.cookie)).status).not.toBe(200);
 
-    expect((await t.call('orgs.setRequireTwoFactor', { organizationId, required: false }, owner.cookie)).body.result).toEqual({
+    expect((await t.call(setRequireTwoFactor, { organizationId, required: false }, owner.cookie)).body.result).toEqual({
       required: false,
     });
-    expect((await t.call('events.create', eventInput(organizationId), admin.cookie)).status).toBe(200);
+    expect((await t.call(createEvent, eventInput(organizationId), admin.cookie)).status).toBe(200);
   });
 });

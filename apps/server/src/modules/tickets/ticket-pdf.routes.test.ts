@@ -1,23 +1,31 @@
+import type { CallableContract } from '@admit/shared/callable';
+import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { ticket } from '../orders/schema';
+import { ticket } from './schema';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
 let buyer: Awaited<ReturnType<TestApp['signUp']>>;
 let paid: { orderId: string; slug: string; organizationId: string; codes: string[] };
 
-async function expectOk<T>(name: string, data: unknown, cookie: string): Promise<T> {
-  const { status, body } = await t.call<T>(name, data, cookie);
-  if (status !== 200) throw new Error(`${name} failed: ${status} ${JSON.stringify(body)}`);
+async function expectOk<C extends CallableContract>(
+  contract: C,
+  data: z.input<C['input']>,
+  cookie: string,
+): Promise<z.output<C['output']>> {
+  const { status, body } = await t.call(contract, data, cookie);
+  if (status !== 200) throw new Error(`${contract.name} failed: ${status} ${JSON.stringify(body)}`);
   return body.result;
 }
 
-const createOrder = (eventId: string, ticketTypeId: string, quantity: number) =>
-  expectOk<{ orderId: string }>('orders.create', { eventId, lines: [{ ticketTypeId, quantity }] }, buyer.cookie);
+const placeOrder = (eventId: string, ticketTypeId: string, quantity: number) =>
+  expectOk(createOrder, { eventId, lines: [{ ticketTypeId, quantity }] }, buyer.cookie);
 
 const getPdf = (orderId: string, cookie?: string) =>
   t.app.inject({ method: 'GET', url: `/files/orders/${orderId}/tickets.pdf`, headers: cookie ? { cookie } : {} });
@@ -29,14 +37,10 @@ beforeAll(async () => {
   const { eventId, slug, organizationId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
     ticketTypes: [{ name: 'Standing', capacity: 20, price: 2500 }],
   });
-  const { orderId } = await createOrder(eventId, ticketTypeIds[0]!, 3);
-  const { clientSecret } = await expectOk<{ clientSecret: string }>('orders.startPayment', { orderId }, buyer.cookie);
-  await expectOk(
-    'payments.sandboxConfirm',
-    { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' },
-    buyer.cookie,
-  );
-  await expectOk('orders.confirmPayment', { orderId }, buyer.cookie);
+  const { orderId } = await placeOrder(eventId, ticketTypeIds[0]!, 3);
+  const { clientSecret } = await expectOk(startPayment, { orderId }, buyer.cookie);
+  await expectOk(sandboxConfirm, { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' }, buyer.cookie);
+  await expectOk(confirmPayment, { orderId }, buyer.cookie);
   const tickets = await t.db.select({ code: ticket.code }).from(ticket).where(eq(ticket.orderId, orderId));
   paid = { orderId, slug, organizationId, codes: tickets.map(({ code }) => code) };
 });
@@ -88,7 +92,7 @@ describe('GET /files/orders/:orderId/tickets.pdf', () => {
     for (const cookie of [staff.cookie, stranger.cookie]) {
       const response = await getPdf(paid.orderId, cookie);
       expect(response.statusCode).toBe(404);
-      expect(response.json()).toEqual({ error: { status: 'not-found', message: 'No such tickets' } });
+      expect(response.json()).toEqual({ error: { status: 'NOT_FOUND', message: 'No such tickets' } });
     }
     expect((await getPdf('00000000-0000-0000-0000-000000000000', buyer.cookie)).statusCode).toBe(404);
   });
@@ -96,14 +100,14 @@ describe('GET /files/orders/:orderId/tickets.pdf', () => {
   it('answers 401 to someone who is not signed in', async () => {
     const response = await getPdf(paid.orderId);
     expect(response.statusCode).toBe(401);
-    expect(response.json().error.status).toBe('unauthenticated');
+    expect(response.json().error.status).toBe('UNAUTHENTICATED');
   });
 
   it('answers 404 for an order with no valid tickets, such as one not paid yet', async () => {
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
       ticketTypes: [{ capacity: 5, price: 1000 }],
     });
-    const { orderId } = await createOrder(eventId, ticketTypeIds[0]!, 1);
+    const { orderId } = await placeOrder(eventId, ticketTypeIds[0]!, 1);
     expect((await getPdf(orderId, buyer.cookie)).statusCode).toBe(404);
   });
 });

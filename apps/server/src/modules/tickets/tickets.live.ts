@@ -2,7 +2,9 @@ import { myTickets } from '@admit/shared/tickets';
 import { asc, eq } from 'drizzle-orm';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { event, ticketType } from '../events/schema';
-import { order, ticket } from '../orders/schema';
+import { order } from '../orders/schema';
+import { ticket } from './schema';
+import { userTicketsTopic } from './topics';
 
 export const myTicketsLive = defineLiveQuery(myTickets, {
   auth: 'required',
@@ -37,7 +39,7 @@ export const myTicketsLive = defineLiveQuery(myTickets, {
       checkedInAt: row.checkedInAt?.toISOString() ?? null,
     }));
   },
-  topics: (_params, _rows, ctx) => [`user:${ctx.user!.id}:tickets`],
+  topics: (_params, _rows, ctx) => [userTicketsTopic(ctx.user!.id)],
 });
 
 export const ticketsLiveQueries = [myTicketsLive];

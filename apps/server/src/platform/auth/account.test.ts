@@ -1,8 +1,11 @@
 import { once } from 'node:events';
+import type { CallableContract } from '@admit/shared/callable';
 import type { LiveServerMessage } from '@admit/shared/live';
+import { createOrg } from '@admit/shared/orgs';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { z } from 'zod';
 import { outboxMessage } from '../mail/schema';
 import { cookiesOf, createTestApp, type TestApp } from '../../testing/test-app';
 
@@ -21,24 +24,27 @@ async function listening() {
   return baseUrl;
 }
 
-async function signIn(email: string, password: string) {
+/** Signs in as the browser does, or as an API client that asks for a bearer token (`wantToken`). */
+async function signIn(email: string, password: string, { wantToken = false } = {}) {
   const response = await t.app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
-    headers: { 'content-type': 'application/json', origin },
+    headers: { 'content-type': 'application/json', ...(wantToken ? { 'x-admit-want-token': '1' } : { origin }) },
     payload: { email, password },
   });
   return {
     status: response.statusCode,
     token: response.headers['set-auth-token'] as string | undefined,
+    exposedHeaders: response.headers['access-control-expose-headers'],
+    body: response.json() as Record<string, unknown>,
     cookie: cookiesOf(response.headers['set-cookie']),
   };
 }
 
-async function callWithBearer(name: string, data: unknown, token: string) {
+async function callWithBearer<C extends CallableContract>(contract: C, data: z.input<C['input']>, token: string) {
   const response = await t.app.inject({
     method: 'POST',
-    url: `/fn/${name}`,
+    url: `/fn/${contract.name}`,
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
     payload: JSON.stringify({ data }),
   });
@@ -71,21 +77,49 @@ async function sessionUserOf(cookie: string) {
 }
 
 describe('bearer tokens', () => {
+  it('keeps the session token out of a sign-in that does not ask for one: not in the body, not in a header', async () => {
+    const person = await t.signUp('Cora Cookie');
+    const { status, token, exposedHeaders, body, cookie } = await signIn(person.email, person.password);
+    expect(status).toBe(200);
+    expect(cookie).toContain('better-auth.session_token=');
+    expect(token).toBeUndefined();
+    expect(exposedHeaders ?? '').not.toContain('set-auth-token');
+    expect(body).not.toHaveProperty('token');
+    expect(body).toMatchObject({ user: { email: person.email } });
+  });
+
+  it('keeps the session token out of the session the page reads', async () => {
+    const person = await t.signUp('Sam Session');
+    const response = await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie: person.cookie } });
+    const answer = response.json() as { session: Record<string, unknown>; user: { email: string } };
+    expect(answer.user.email).toBe(person.email);
+    expect(answer.session).toHaveProperty('id');
+    expect(answer.session).not.toHaveProperty('token');
+  });
+
+  it('gives a client that asks with x-admit-want-token the signed token in set-auth-token, never in the body', async () => {
+    const person = await t.signUp('Bea Bearer');
+    const { status, token, body } = await signIn(person.email, person.password, { wantToken: true });
+    expect(status).toBe(200);
+    expect(token).toMatch(/^[\w-]+\.[\w+/=%-]+$/);
+    expect(body).not.toHaveProperty('token');
+  });
+
   it('gives a token on sign-in that authorizes a callable without any cookie', async () => {
     const person = await t.signUp('Bea Bearer');
-    const { status, token } = await signIn(person.email, person.password);
+    const { status, token } = await signIn(person.email, person.password, { wantToken: true });
     expect(status).toBe(200);
     expect(token).toBeTruthy();
 
-    const created = await callWithBearer('orgs.create', { name: 'Token Club' }, token!);
+    const created = await callWithBearer(createOrg, { name: 'Token Club' }, token!);
     expect(created.status).toBe(200);
     expect(created.body.result).toMatchObject({ organizationId: expect.any(String) });
   });
 
   it('authorizes a /live subscription on a real socket', async () => {
     const person = await t.signUp('Liv Live');
-    const { token } = await signIn(person.email, person.password);
-    await callWithBearer('orgs.create', { name: 'Socket Club' }, token!);
+    const { token } = await signIn(person.email, person.password, { wantToken: true });
+    await callWithBearer(createOrg, { name: 'Socket Club' }, token!);
     const baseUrl = await listening();
 
     const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers: { authorization: `Bearer ${token}` } });
@@ -104,20 +138,20 @@ describe('bearer tokens', () => {
 
   it('refuses the token of a revoked session with 401 unauthenticated', async () => {
     const person = await t.signUp('Rev Oked');
-    const { token } = await signIn(person.email, person.password);
-    expect((await callWithBearer('orgs.create', { name: 'Before Revoke' }, token!)).status).toBe(200);
+    const { token } = await signIn(person.email, person.password, { wantToken: true });
+    expect((await callWithBearer(createOrg, { name: 'Before Revoke' }, token!)).status).toBe(200);
 
     const revoked = await authPost('/revoke-session', { token: token!.split('.')[0] }, person.cookie);
     expect(revoked.status).toBe(200);
 
-    const after = await callWithBearer('orgs.create', { name: 'After Revoke' }, token!);
+    const after = await callWithBearer(createOrg, { name: 'After Revoke' }, token!);
     expect(after.status).toBe(401);
-    expect(after.body.error?.status).toBe('unauthenticated');
+    expect(after.body.error?.status).toBe('UNAUTHENTICATED');
   });
 
   it('closes the /live socket of a session once it is revoked', async () => {
     const person = await t.signUp('Sid Socket');
-    const { token } = await signIn(person.email, person.password);
+    const { token } = await signIn(person.email, person.password, { wantToken: true });
     const baseUrl = await listening();
     const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/live`, { headers: { authorization: `Bearer ${token}` } });
     await once(socket, 'open');
@@ -131,9 +165,9 @@ describe('bearer tokens', () => {
   });
 
   it('refuses a made-up token with 401 unauthenticated', async () => {
-    const { status, body } = await callWithBearer('orgs.create', { name: 'Forged' }, 'not-a-real-token');
+    const { status, body } = await callWithBearer(createOrg, { name: 'Forged' }, 'not-a-real-token');
     expect(status).toBe(401);
-    expect(body.error?.status).toBe('unauthenticated');
+    expect(body.error?.status).toBe('UNAUTHENTICATED');
   });
 });
 

@@ -1,3 +1,4 @@
+import { accountLimits } from '@admit/shared/account';
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { bearer, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
@@ -10,7 +11,11 @@ import type { SmsSender } from '../sms/sms-sender';
 import { prepareAccountDeletion } from './account-deletion';
 import type { FederatedSignIn } from './federated-providers';
 import { consumeIdentifierAttempt } from './identifier-rate-limit';
+import { inputLimits } from './input-limits';
+import { passwordPolicy } from './password-policy';
+import { sameWorkAsNewAccount, sameWorkForUnknownAddresses } from './same-work';
 import { secondFactorForEveryMethod } from './second-factor';
+import { wantTokenHeader, withoutSessionToken } from './session-token';
 import * as authSchema from './schema';
 
 export interface SessionUser {
@@ -44,6 +49,47 @@ export function createAuth(options: {
 }) {
   // A person without a password (email link, phone, provider) turns it on and off with their session alone.
   const secondFactor = twoFactor({ issuer: 'Admit', allowPasswordless: true });
+
+  /** The email with the link to the page that sets a new password, in the asker's language. */
+  async function resetPasswordEmail(to: string, name: string | null, token: string, request: Request | undefined) {
+    // Straight to the app's page, which sends the token back with the new password.
+    const url = new URL('/reset-password', options.publicUrl);
+    url.searchParams.set('token', token);
+    const locale = localeOfRequest(request?.headers);
+    const t = mailIntl(locale).formatMessage;
+    return composeActionEmail({
+      to,
+      locale,
+      name,
+      subject: t(mailMessages.resetSubject),
+      paragraphs: [t(mailMessages.resetIntro)],
+      action: { label: t(mailMessages.resetAction), url: url.href },
+      note: t(mailMessages.resetIgnore),
+    });
+  }
+
+  /** The email with the link that verifies an address (a new account's, or the new one of a change). */
+  async function verificationEmail(
+    user: { email: string; name: string; emailVerified: boolean },
+    url: string,
+    request?: Request,
+  ) {
+    const locale = localeOfRequest(request?.headers);
+    const t = mailIntl(locale).formatMessage;
+    // A person who has verified an address before is here because they asked to change it
+    // (Better Auth passes the new address as user.email).
+    const change = user.emailVerified;
+    return composeActionEmail({
+      to: user.email,
+      locale,
+      name: user.name,
+      subject: t(change ? mailMessages.changeEmailSubject : mailMessages.verifySubject),
+      paragraphs: [t(change ? mailMessages.changeEmailIntro : mailMessages.verifyIntro)],
+      action: { label: t(change ? mailMessages.changeEmailAction : mailMessages.verifyAction), url },
+      note: t(change ? mailMessages.changeEmailIgnore : mailMessages.verifyIgnore),
+    });
+  }
+
   return betterAuth({
     appName: 'Admit',
     baseURL: options.publicUrl,
@@ -51,32 +97,29 @@ export function createAuth(options: {
     secret: options.secret,
     trustedOrigins: options.trustedOrigins,
     telemetry: { enabled: false },
+    // An error that is not one of its own answers (a database failure) is thrown to Fastify, which
+    // logs it under the request id and answers `internal` with no detail (app.ts).
+    onAPIError: { throw: true },
     socialProviders: options.federated.socialProviders,
     database: drizzleAdapter(options.db, { provider: 'pg', schema: authSchema }),
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,
-      minPasswordLength: 8,
+      // And not on the list of common passwords (password-policy.ts, decision 0028).
+      minPasswordLength: accountLimits.passwordMin,
+      maxPasswordLength: accountLimits.passwordMax,
       // Whoever reset the password may be locking someone else out: every session ends.
       revokeSessionsOnPasswordReset: true,
       async sendResetPassword({ user, token }, request) {
-        // Straight to the app's page, which sends the token back with the new password.
-        const url = new URL('/reset-password', options.publicUrl);
-        url.searchParams.set('token', token);
-        const locale = localeOfRequest(request?.headers);
-        const t = mailIntl(locale).formatMessage;
-        await options.mailer.send(
-          await composeActionEmail({
-            to: user.email,
-            locale,
-            name: user.name,
-            subject: t(mailMessages.resetSubject),
-            paragraphs: [t(mailMessages.resetIntro)],
-            action: { label: t(mailMessages.resetAction), url: url.href },
-            note: t(mailMessages.resetIgnore),
-          }),
-        );
+        await options.mailer.send(await resetPasswordEmail(user.email, user.name, token, request));
       },
+      // The rest of a new account's work for an address that has one (same-work.ts, decision 0028).
+      onExistingUserSignUp: sameWorkAsNewAccount({
+        db: options.db,
+        secret: options.secret,
+        publicUrl: options.publicUrl,
+        composeVerificationEmail: verificationEmail,
+      }),
     },
     user: {
       // The new address must be verified (the link goes to it) before it replaces the old one.
@@ -91,22 +134,7 @@ export function createAuth(options: {
       sendOnSignUp: true,
       autoSignInAfterVerification: true,
       async sendVerificationEmail({ user, url }, request) {
-        const locale = localeOfRequest(request?.headers);
-        const t = mailIntl(locale).formatMessage;
-        // A person who has verified an address before is here because they asked to change it
-        // (Better Auth passes the new address as user.email).
-        const change = user.emailVerified;
-        await options.mailer.send(
-          await composeActionEmail({
-            to: user.email,
-            locale,
-            name: user.name,
-            subject: t(change ? mailMessages.changeEmailSubject : mailMessages.verifySubject),
-            paragraphs: [t(change ? mailMessages.changeEmailIntro : mailMessages.verifyIntro)],
-            action: { label: t(change ? mailMessages.changeEmailAction : mailMessages.verifyAction), url },
-            note: t(change ? mailMessages.changeEmailIgnore : mailMessages.verifyIgnore),
-          }),
-        );
+        await options.mailer.send(await verificationEmail(user, url, request));
       },
     },
     rateLimit: {
@@ -128,9 +156,17 @@ export function createAuth(options: {
         '/oauth2/link': { window: 60, max: 20 },
       },
     },
-    // API clients send `Authorization: Bearer <token>` (the `set-auth-token` header of sign-in)
-    // instead of the cookie; the plugin turns it into the session cookie before any lookup.
     plugins: [
+      // Before every route: lengths and characters of every field, then the password list.
+      inputLimits(),
+      passwordPolicy(),
+      sameWorkForUnknownAddresses({
+        db: options.db,
+        composeResetEmail: (to, token, request) => resetPasswordEmail(to, null, token, request),
+      }),
+      // API clients send `Authorization: Bearer <token>` (the `set-auth-token` header of a sign-in
+      // that asked for it, see registerAuthRoutes) instead of the cookie; the plugin turns it into
+      // the session cookie before any lookup.
       bearer(),
       magicLink({
         // Consumed atomically on first use (the plugin allows one attempt); unknown addresses get an account.
@@ -207,8 +243,26 @@ function tooManyAttempts(retryAfter: number): Response {
   );
 }
 
-/** Mounts Better Auth's routes at /api/auth/*, after the per-identifier limits (identifier-rate-limit.ts). */
-export function registerAuthRoutes(app: FastifyInstance, auth: Auth, db: Db) {
+/** Better Auth's shape for an answer that must not say what went wrong (the log has it under the request id). */
+function internalError(requestId: string): Response {
+  return new Response(JSON.stringify({ code: 'INTERNAL_SERVER_ERROR', message: `Internal error (request ${requestId})` }), {
+    status: 500,
+    headers: { 'content-type': 'application/json' },
+  });
+}
+
+/**
+ * Mounts Better Auth's routes at /api/auth/*, after the per-identifier limits
+ * (identifier-rate-limit.ts). Its answers go out without the session token unless the client
+ * asked for one (session-token.ts), and a 5xx of its own without its message.
+ */
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  auth: Auth,
+  db: Db,
+  /** Resolves when this instance's session cache has seen every change committed so far. */
+  sessionsCaughtUp: () => Promise<void>,
+) {
   app.route({
     method: ['GET', 'POST'],
     url: '/api/auth/*',
@@ -239,6 +293,14 @@ export function registerAuthRoutes(app: FastifyInstance, auth: Auth, db: Db) {
         const wait = Number(response.headers.get('x-retry-after')) || 60;
         response = tooManyAttempts(wait);
       }
+      if (response.status >= 500) {
+        request.log.error({ status: response.status, body: await response.text() }, 'sign-in route failed');
+        response = internalError(request.id);
+      }
+      // A sign-out, a revoked session, a new password or a changed person: the caller's next request
+      // must not find the old session in this instance's cache.
+      if (request.method === 'POST' && response.status < 400 && !/^\/sign-(in|up)\//.test(path)) await sessionsCaughtUp();
+      response = await withoutSessionToken(response, request.headers[wantTokenHeader] === '1');
       if (response.status === 429) reply.header('retry-after', response.headers.get('x-retry-after'));
       reply.status(response.status);
       response.headers.forEach((value, key) => {

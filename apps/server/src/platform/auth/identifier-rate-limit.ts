@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/database';
+import { authInputProblem } from './input-limits';
 import { rateLimit } from './schema';
 
 /**
- * Per-identifier limits for the sign-in paths (issue 3 item 9). Better Auth's limiter counts per
+ * Per-identifier limits for the sign-in paths. Better Auth's limiter counts per
  * IP and path; these count per email address, phone number or pending second-factor sign-in, so
  * that many addresses cannot wear one account down. Both share the `rate_limit` table; keys here
  * start with `id:` and never collide with Better Auth's `<ip>|<path>` keys.
@@ -16,10 +17,20 @@ interface Rule {
   identifier(body: Record<string, unknown>, cookie: string | undefined): string | undefined;
 }
 
-const email = (body: Record<string, unknown>) =>
-  typeof body.email === 'string' ? `email:${body.email.trim().toLowerCase()}` : undefined;
-const phone = (body: Record<string, unknown>) =>
-  typeof body.phoneNumber === 'string' ? `phone:${body.phoneNumber.replace(/[^\d+]/g, '')}` : undefined;
+/**
+ * A value Better Auth will look up, or undefined for one it refuses before any lookup (too long,
+ * control characters: input-limits.ts), which is then not counted and never reaches the database here.
+ */
+const lookedUp = (value: unknown): string | undefined =>
+  typeof value === 'string' && authInputProblem(value, 'email') === null ? value : undefined;
+const email = (body: Record<string, unknown>) => {
+  const value = lookedUp(body.email);
+  return value === undefined ? undefined : `email:${value.trim().toLowerCase()}`;
+};
+const phone = (body: Record<string, unknown>) => {
+  const value = lookedUp(body.phoneNumber);
+  return value === undefined ? undefined : `phone:${value.replace(/[^\d+]/g, '')}`;
+};
 /** The two-factor plugin's signed cookie names the one pending sign-in the code is for. */
 const pendingTwoFactor = (_body: Record<string, unknown>, cookie: string | undefined) => {
   const value = cookie?.match(/(?:^|;\s*)(?:__Secure-)?better-auth\.two_factor=([^;]+)/)?.[1];

@@ -2,14 +2,14 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from './schema';
 
-// Organizations and their members decide every permission (DESIGN §1), so they sit with sign-in.
+// Organizations and their members decide every permission (docs/product.md), so they sit with sign-in.
 // Shaped like Better Auth's organization plugin tables, so that invitations can move onto it.
 export const organization = pgTable('organization', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   slug: text('slug').notNull().unique(),
   logo: text('logo'),
-  /** Members without a second factor are refused everything in this organization (issue 3 item 5). */
+  /** Members without a second factor are refused everything in this organization. */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
 });

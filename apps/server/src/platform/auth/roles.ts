@@ -29,7 +29,7 @@ export async function requireOrgRole(db: Db, caller: SessionUser, organizationId
     .innerJoin(user, eq(user.id, member.userId))
     .where(and(eq(member.organizationId, organizationId), eq(member.userId, caller.id)));
   if (!row) throw new CallableError('not-found', 'No such organization');
-  // Checked here, the one guard every organization's callable and live query passes (issue 3 item 5).
+  // Checked here, the one guard every organization's callable and live query passes.
   if (row.requireTwoFactor && !row.twoFactorEnabled)
     throw new CallableError('failed-precondition', 'This organization requires two-factor authentication', {
       reason: 'two-factor-required',

@@ -1,11 +1,21 @@
-import type { CallableErrorCode } from '@admit/shared/callable';
+import type { CallableErrorCode, FieldIssuesDetails } from '@admit/shared/callable';
+import type { FailureDetails, PermissionDeniedDetails } from '@admit/shared/failures';
+import type { SoldOutDetails } from '@admit/shared/orders';
 
-/** The one error a callable throws on purpose: a code from DESIGN §3.2, a message for people, optional details. */
+/**
+ * What an error may carry for the caller: a declared failure reason, the sold-out counts, the role
+ * that was missing, or the fields that are not valid. Declared in packages/shared, so that the
+ * browser reads them typed.
+ */
+export type CallableErrorDetails =
+  FailureDetails | SoldOutDetails | PermissionDeniedDetails | FieldIssuesDetails | { sqlState: string };
+
+/** The one error a callable throws on purpose: a code of the protocol, a message for people, optional details. */
 export class CallableError extends Error {
   constructor(
     readonly code: CallableErrorCode,
     message: string,
-    readonly details?: unknown,
+    readonly details?: CallableErrorDetails,
   ) {
     super(message);
     this.name = 'CallableError';

@@ -1,16 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
+import type { CallableContract } from '@admit/shared/callable';
 import type { Locale } from '@admit/shared/locales';
-import { callableErrorHttpStatus, fieldIssuesOf } from '@admit/shared/callable';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { fieldIssuesOf } from '@admit/shared/callable';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { localeOf } from '../mail/compose';
+import type { JobSender } from '../jobs/job-queue';
 import type { Mailer } from '../mail/mailer';
 import { PaymentProviderUnavailable, RefundRefused, type PaymentProvider } from '../payments/payment-provider';
 import { CallableError, callableErrorFromDatabase } from './callable-error';
+import { sendError } from './send-error';
 
 export interface CallContext {
   requestId: string;
@@ -26,8 +28,10 @@ export interface CallContext {
    * commits in steps, such as a refund recorded before the payment provider turns out unreachable.
    */
   publishCommitted(...topics: string[]): void;
-  /** Sends email (SMTP or the dev outbox); send after the transaction commits. */
+  /** Sends email (SMTP or the dev outbox); emails that may wait go through `jobs` instead. */
   mailer: Mailer;
+  /** Enqueues background work, in the transaction of the change that causes it. */
+  jobs: JobSender;
   /** The address people reach the app at, for links in emails. */
   publicUrl: string;
   /** The caller's language (the app's language cookie, else Accept-Language), for what is sent to them. */
@@ -36,6 +40,8 @@ export interface CallContext {
   payments: PaymentProvider;
   /** The server's configuration (limits such as IMPORT_MAX_ROWS). */
   config: Config;
+  /** The caller's IP address, for quotas per address (from X-Forwarded-For only with TRUST_PROXY). */
+  clientAddress: string;
 }
 export type AuthedCallContext = CallContext & { user: SessionUser };
 
@@ -73,21 +79,23 @@ export function defineCallable<C extends CallableContract, A extends Auth>(
 
 export interface CallableDeps {
   db: Db;
+  jobs: JobSender;
+  /** Whether the request's Origin may call (origin.ts); absent: every origin may. */
+  originAllowed?(request: FastifyRequest): boolean;
   getUser(request: FastifyRequest): Promise<SessionUser | null>;
   publish(topics: string[]): void;
   mailer: Mailer;
   publicUrl: string;
   payments: PaymentProvider;
   config: Config;
+  /**
+   * Metrics (platform/metrics): adds hooks to the callables' routes that time each call and read its
+   * outcome. `isCallable` tells the names served here from any other a client sends.
+   */
+  measure?(scope: FastifyInstance, isCallable: (name: string) => boolean): void;
 }
 
-function sendError(reply: FastifyReply, code: CallableErrorCode, message: string, details?: unknown) {
-  const error: { status: CallableErrorCode; message: string; details?: unknown } = { status: code, message };
-  if (details !== undefined) error.details = details;
-  return reply.code(callableErrorHttpStatus[code]).send({ error });
-}
-
-/** Serves `POST /fn/:name` for the given callables, speaking the protocol of DESIGN §3.2. */
+/** Serves `POST /fn/:name` for the given callables, speaking the protocol of docs/contracts.md. */
 export async function registerCallables(app: FastifyInstance, callables: Callable[], deps: CallableDeps) {
   const registry = new Map<string, Callable>();
   for (const callable of callables) {
@@ -96,6 +104,8 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
   }
 
   await app.register(async (scope) => {
+    deps.measure?.(scope, (name) => registry.has(name));
+
     // The body is read as text whatever its type, so that a malformed one gets the protocol's
     // invalid-argument answer instead of Fastify's own error format.
     scope.removeAllContentTypeParsers();
@@ -110,7 +120,21 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
 
     scope.post<{ Params: { name: string } }>('/fn/:name', async (request, reply) => {
       const callable = registry.get(request.params.name);
-      if (!callable) return sendError(reply, 'not-found', `No function named ${request.params.name}`);
+      if (!callable) return sendError(reply, 'not-found', `No function named ${request.params.name.slice(0, 100)}`);
+      if (deps.originAllowed && !deps.originAllowed(request))
+        return sendError(reply, 'permission-denied', 'Calls from this page are not allowed');
+
+      // Who is calling comes first: an anonymous caller of a signed-in function learns nothing
+      // about its input, whatever it sends.
+      let user: SessionUser | null;
+      try {
+        user = await deps.getUser(request);
+      } catch (error) {
+        const translated = callableErrorFromDatabase(error);
+        if (translated) return sendError(reply, translated.code, translated.message);
+        throw error;
+      }
+      if (callable.auth === 'required' && !user) return sendError(reply, 'unauthenticated', 'Sign in to do this');
 
       const contentType = request.headers['content-type'] ?? '';
       if (!/^application\/json\b/i.test(contentType)) {
@@ -130,16 +154,6 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
       if (!parsed.success) {
         return sendError(reply, 'invalid-argument', 'The input is not valid', { fields: fieldIssuesOf(parsed.error) });
       }
-
-      let user: SessionUser | null;
-      try {
-        user = await deps.getUser(request);
-      } catch (error) {
-        const translated = callableErrorFromDatabase(error);
-        if (translated) return sendError(reply, translated.code, translated.message);
-        throw error;
-      }
-      if (callable.auth === 'required' && !user) return sendError(reply, 'unauthenticated', 'Sign in to do this');
 
       const controller = new AbortController();
       const onClose = () => {
@@ -161,10 +175,12 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
         publish: (...names) => names.forEach((name) => topics.add(name)),
         publishCommitted: (...names) => names.forEach((name) => committedTopics.add(name)),
         mailer: deps.mailer,
+        jobs: deps.jobs,
         publicUrl: deps.publicUrl,
         locale: localeOf(request.headers.cookie, request.headers['accept-language']),
         payments: deps.payments,
         config: deps.config,
+        clientAddress: request.ip,
       };
 
       try {
@@ -192,7 +208,8 @@ export async function registerCallables(app: FastifyInstance, callables: Callabl
               ? new CallableError('unavailable', 'The payment provider cannot be reached; try again')
               : error instanceof RefundRefused
                 ? new CallableError('failed-precondition', 'The payment provider refused the refund', {
-                    reason: error.reason,
+                    reason: 'refund-refused',
+                    providerReason: error.reason,
                   })
                 : callableErrorFromDatabase(error);
         if (known) {

@@ -1,7 +1,9 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
+import { createEvent } from '@admit/shared/events';
 import type { LiveRow, LiveServerMessage } from '@admit/shared/live';
+import { createOrder } from '@admit/shared/orders';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { addMember, createOrgAs, createPublishedEvent } from '../../testing/fixtures';
@@ -12,7 +14,7 @@ type Snapshot = Extract<LiveServerMessage, { type: 'snapshot' }>;
 type Changes = Extract<LiveServerMessage, { type: 'changes' }>;
 type LiveError = Extract<LiveServerMessage, { type: 'error' }>;
 
-/** How long a change may take to reach a listener: DESIGN §2.6 asks for a second; tests allow two. */
+/** How long a change may take to reach a listener: docs/product.md asks for a second; tests allow two. */
 const changeWithinMs = 2_000;
 
 /** A /live connection that records every message, for tests to wait on. */
@@ -141,7 +143,7 @@ afterEach(async () => {
 afterAll(() => t?.close());
 
 const buy = (cookie: string, eventId: string, ticketTypeId: string, quantity: number) =>
-  t.call('orders.create', { eventId, lines: [{ ticketTypeId, quantity }] }, cookie);
+  t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity }] }, cookie);
 
 describe('live queries on /live', () => {
   it('sends a signed-out visitor a snapshot of the availability of a published event', async () => {
@@ -226,13 +228,13 @@ describe('live queries on /live', () => {
 
     const stranger = await connect();
     stranger.subscribe('mine', 'orgs.mine', {});
-    expect((await stranger.error('mine')).error.status).toBe('unauthenticated');
+    expect((await stranger.error('mine')).error.status).toBe('UNAUTHENTICATED');
   });
 
   it('treats a forged session cookie as signed out', async () => {
     const forger = await connect('better-auth.session_token=not-a-real-token.signature');
     forger.subscribe('mine', 'orgs.mine', {});
-    expect((await forger.error('mine')).error.status).toBe('unauthenticated');
+    expect((await forger.error('mine')).error.status).toBe('UNAUTHENTICATED');
   });
 
   it("refuses an event's orders to a buyer who is not in its organization, to its staff, and to someone signed out", async () => {
@@ -241,15 +243,15 @@ describe('live queries on /live', () => {
 
     const asBuyer = await connect(buyer.cookie);
     asBuyer.subscribe('orders', 'orders.forEvent', { eventId });
-    expect(['permission-denied', 'not-found']).toContain((await asBuyer.error('orders')).error.status);
+    expect(['PERMISSION_DENIED', 'NOT_FOUND']).toContain((await asBuyer.error('orders')).error.status);
 
     const asStaff = await connect(staff.cookie);
     asStaff.subscribe('orders', 'orders.forEvent', { eventId });
-    expect((await asStaff.error('orders')).error.status).toBe('permission-denied');
+    expect((await asStaff.error('orders')).error.status).toBe('PERMISSION_DENIED');
 
     const signedOut = await connect();
     signedOut.subscribe('orders', 'orders.forEvent', { eventId });
-    expect((await signedOut.error('orders')).error.status).toBe('unauthenticated');
+    expect((await signedOut.error('orders')).error.status).toBe('UNAUTHENTICATED');
 
     for (const socket of [asBuyer, asStaff, signedOut])
       expect(socket.messages.some((message) => message.type === 'snapshot')).toBe(false);
@@ -259,14 +261,14 @@ describe('live queries on /live', () => {
     const socket = await connect();
     socket.send('subscribe me, please');
     const { error } = await socket.error(null);
-    expect(error.status).toBe('invalid-argument');
+    expect(error.status).toBe('INVALID_ARGUMENT');
   });
 
   it('answers a message of the wrong shape with invalid-argument listing its fields', async () => {
     const socket = await connect();
     socket.send({ type: 'subscribe', query: 'events.availability' });
     const { error } = await socket.error(null);
-    expect(error.status).toBe('invalid-argument');
+    expect(error.status).toBe('INVALID_ARGUMENT');
     expect((error.details as { fields: { path: string }[] }).fields.map((field) => field.path)).toContain('id');
   });
 
@@ -274,7 +276,7 @@ describe('live queries on /live', () => {
     const socket = await connect();
     socket.subscribe('bad', 'events.availability', { eventId: '', extra: 1 });
     const { error } = await socket.error('bad');
-    expect(error.status).toBe('invalid-argument');
+    expect(error.status).toBe('INVALID_ARGUMENT');
     expect((error.details as { fields: { path: string }[] }).fields.map((field) => field.path)).toEqual(
       expect.arrayContaining(['eventId', '']),
     );
@@ -284,13 +286,13 @@ describe('live queries on /live', () => {
     const socket = await connect();
     socket.subscribe('nope', 'events.everything', {});
     const { error } = await socket.error('nope');
-    expect(error.status).toBe('not-found');
+    expect(error.status).toBe('NOT_FOUND');
   });
 
   it('answers a draft event with not-found to a visitor', async () => {
     const { organizationId } = await createPublishedEvent(t, owner.cookie);
-    const draft = await t.call<{ eventId: string }>(
-      'events.create',
+    const draft = await t.call(
+      createEvent,
       {
         organizationId,
         title: 'Secret show',
@@ -304,7 +306,7 @@ describe('live queries on /live', () => {
     );
     const visitor = await connect();
     visitor.subscribe('draft', 'events.availability', { eventId: draft.body.result.eventId });
-    expect((await visitor.error('draft')).error.status).toBe('not-found');
+    expect((await visitor.error('draft')).error.status).toBe('NOT_FOUND');
   });
 
   it('refuses a second subscription with an id already in use', async () => {
@@ -313,7 +315,7 @@ describe('live queries on /live', () => {
     socket.subscribe('twice', 'events.availability', { eventId });
     await socket.snapshot('twice');
     socket.subscribe('twice', 'events.availability', { eventId });
-    expect((await socket.error('twice')).error.status).toBe('already-exists');
+    expect((await socket.error('twice')).error.status).toBe('ALREADY_EXISTS');
   });
 
   it('stops sending changes once unsubscribed', async () => {

@@ -1,18 +1,33 @@
-import { fieldIssuesOf } from '@admit/shared/callable';
+import { callableErrorBody, fieldIssuesOf } from '@admit/shared/callable';
 import type { LiveRow, LiveServerMessage } from '@admit/shared/live';
 import { LiveClientMessage } from '@admit/shared/live';
+import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { SessionUser } from '../auth/auth';
+import { session as sessionTable } from '../auth/schema';
 import type { Database } from '../db/database';
 import { CallableError, callableErrorFromDatabase } from '../http/callable-error';
+import { SocketAdmission, type LiveLimits } from './live-limits';
 import type { LiveContext, LiveQuery } from './live-query';
+import { ChangeAnnouncer, changesChannel } from './change-announcer';
+import { rowChanges } from './row-changes';
+import { addChange, splitTopic, topicWithKeys, type TopicChanges } from './topic-keys';
 
-const channel = 'admit_changes';
-/** One NOTIFY per topic per window at most (DESIGN §3.3: a NOTIFY per write cut the write rate by 4.5×). */
-const coalesceWindowMs = 200;
-/** NOTIFY payloads are limited to 8000 bytes. */
-const maxPayloadBytes = 7900;
+/**
+ * `session:<id>` when a session row is deleted, `user:<id>` when a person's membership is removed or
+ * their role changes: sent by database triggers (drizzle/0009_live-access-ended.sql), so every
+ * instance hears it whichever instance (or Better Auth path) made the change. See decision 0029.
+ */
+const accessChannel = 'admit_access';
+
+/** Close codes the browser's client knows (apps/web/src/lib/live.ts, docs/contracts.md). */
+export const liveCloseCodes = {
+  /** The session ended: reconnect at once, as the person (or nobody) the browser now is. */
+  sessionEnded: 4401,
+  /** RFC 6455 "Try Again Later": the socket fell too far behind; reconnect after a pause. */
+  tryAgainLater: 1013,
+} as const;
 
 interface Subscription {
   id: string;
@@ -23,7 +38,8 @@ interface Subscription {
   topics: Set<string>;
   version: number;
   running: boolean;
-  dirty: boolean;
+  /** What changed since the running read started: read again once it is done. */
+  pending: TopicChanges | null;
   closed: boolean;
 }
 
@@ -33,19 +49,32 @@ type LoadMemo = Map<string, Promise<{ rows: LiveRow[]; next: Map<string, string>
 interface Connection {
   socket: WebSocket;
   ctx: LiveContext;
+  /** The session the upgrade request carried; its end closes the socket. */
+  sessionId: string | null;
   subscriptions: Map<string, Subscription>;
+  /** Set once the hub let go of the socket (closed, or closing with its last frames unsent). */
+  closed: boolean;
+  /** The largest message sent on this socket, in bytes: a slow client may still be reading it. */
+  largestMessageBytes: number;
+}
+
+/** Who opened a socket: the session found on the upgrade request and its person. */
+export interface LiveSession {
+  id: string;
+  user: SessionUser;
 }
 
 /**
  * Serves live queries on /live: a snapshot, then changes, whenever a topic the rows depend on is
  * published by any server instance (PostgreSQL LISTEN/NOTIFY carries the topics between them).
+ * Longer than most files on purpose: sockets, their subscriptions and the reads they share are one
+ * piece of state, and splitting the class would spread it; what stands apart is in its own files
+ * (change-announcer.ts, row-changes.ts, topic-keys.ts, live-limits.ts).
  */
 export class LiveHub {
   private readonly queries = new Map<string, LiveQuery>();
   private readonly byTopic = new Map<string, Set<Subscription>>();
-  private readonly pendingTopics = new Set<string>();
-  private flushTimer: NodeJS.Timeout | undefined;
-  private coolingUntil = 0;
+  private readonly announcer: ChangeAnnouncer;
   private unlisten: (() => Promise<void>) | undefined;
   private versionClock = 0;
   /**
@@ -53,69 +82,84 @@ export class LiveHub {
    * sees every commit announced so far, so any subscription woken by it may take its rows.
    */
   private loads: LoadMemo = new Map();
+  private readonly bySession = new Map<string, Set<Connection>>();
+  private readonly byUser = new Map<string, Set<Connection>>();
+  private readonly admission: SocketAdmission;
 
   constructor(
     private readonly database: Database,
     queries: LiveQuery[],
     private readonly log: FastifyBaseLogger,
+    private readonly limits: LiveLimits,
   ) {
     for (const query of queries) {
       if (this.queries.has(query.contract.name)) throw new Error(`Live query ${query.contract.name} is defined twice`);
       this.queries.set(query.contract.name, query);
     }
+    this.admission = new SocketAdmission(limits);
+    this.announcer = new ChangeAnnouncer(database, log);
   }
 
   async start() {
-    this.unlisten = await this.database.listen(channel, (payload) => this.onNotification(payload));
+    const unlistenChanges = await this.database.listen(changesChannel, (payload) => this.onNotification(payload));
+    const unlistenAccess = await this.database.listen(accessChannel, (payload) => this.onAccessChanged(payload));
+    this.unlisten = async () => {
+      await unlistenChanges();
+      await unlistenAccess();
+    };
+  }
+
+  /**
+   * Counts a socket about to be opened against the limits of its client address and account;
+   * `release` once it has ended. Refused: the reason, for the 429 that answers the upgrade.
+   */
+  admit(address: string, userId: string | null) {
+    const admission = this.admission.admit(address, userId);
+    if ('refused' in admission) this.refusedSockets++;
+    return admission;
   }
 
   async stop() {
-    clearTimeout(this.flushTimer);
-    await this.flush();
+    await this.announcer.stop();
     await this.unlisten?.();
   }
 
   /** Announces that rows behind these topics changed (call after the transaction committed). */
   publish(topics: string[]) {
-    for (const topic of topics) this.pendingTopics.add(topic);
-    if (this.flushTimer) return;
-    // The first change goes out at once; later ones within the window travel together.
-    const delay = Math.max(0, this.coolingUntil - Date.now());
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = undefined;
-      this.coolingUntil = Date.now() + coalesceWindowMs;
-      void this.flush();
-    }, delay);
-  }
-
-  private async flush() {
-    if (this.pendingTopics.size === 0) return;
-    const topics = [...this.pendingTopics];
-    this.pendingTopics.clear();
-    const payloads: string[] = [];
-    let current = '';
-    for (const topic of topics) {
-      if (current && Buffer.byteLength(current) + Buffer.byteLength(topic) + 1 > maxPayloadBytes) {
-        payloads.push(current);
-        current = '';
-      }
-      current = current ? `${current}\n${topic}` : topic;
-    }
-    if (current) payloads.push(current);
-    for (const payload of payloads) {
-      try {
-        await this.database.notify(channel, payload);
-      } catch (error) {
-        this.log.error({ err: error }, 'live: publishing a change failed');
-      }
-    }
+    this.announcer.publish(topics);
   }
 
   private onNotification(payload: string) {
     this.loads = new Map();
-    const dirty = new Set<Subscription>();
-    for (const topic of payload.split('\n')) for (const subscription of this.byTopic.get(topic) ?? []) dirty.add(subscription);
-    for (const subscription of dirty) void this.refresh(subscription);
+    const changesOf = new Map<Subscription, TopicChanges>();
+    for (const published of payload.split('\n')) {
+      const { topic } = splitTopic(published);
+      for (const subscription of this.byTopic.get(topic) ?? []) {
+        let changes = changesOf.get(subscription);
+        if (!changes) changesOf.set(subscription, (changes = new Map()));
+        addChange(changes, published);
+      }
+    }
+    for (const [subscription, changes] of changesOf) void this.refresh(subscription, changes);
+  }
+
+  /** A session ended or a person's roles changed, on any instance (see accessChannel). */
+  private onAccessChanged(payload: string) {
+    const separator = payload.indexOf(':');
+    const [kind, id] = [payload.slice(0, separator), payload.slice(separator + 1)];
+    if (kind === 'session') {
+      for (const connection of [...(this.bySession.get(id) ?? [])])
+        this.close(connection, liveCloseCodes.sessionEnded, 'The session has ended');
+    } else if (kind === 'user') {
+      const connections = this.byUser.get(id);
+      if (!connections) return;
+      // Loads in flight began before the change: none may be shared with the reads it asks for.
+      this.loads = new Map();
+      // Every read checks permissions again: what the person may no longer see ends with an error,
+      // what a new role shows differently arrives as changes. Their other subscriptions stay.
+      for (const connection of connections)
+        for (const subscription of connection.subscriptions.values()) void this.refresh(subscription);
+    }
   }
 
   private nextVersion() {
@@ -124,10 +168,24 @@ export class LiveHub {
     return this.versionClock;
   }
 
-  /** Serves one WebSocket connection; `user` is the session found on the upgrade request. */
-  handleConnection(socket: WebSocket, user: SessionUser | null, log: FastifyBaseLogger) {
-    const connection: Connection = { socket, ctx: { db: this.database.db, user, log }, subscriptions: new Map() };
+  /** Serves one WebSocket connection; `session` is the one found on the upgrade request. */
+  handleConnection(socket: WebSocket, session: LiveSession | null, log: FastifyBaseLogger) {
+    const connection: Connection = {
+      socket,
+      ctx: { db: this.database.db, user: session?.user ?? null, log },
+      sessionId: session?.id ?? null,
+      subscriptions: new Map(),
+      closed: false,
+      largestMessageBytes: 0,
+    };
+    this.connections.add(connection);
+    if (session) {
+      addTo(this.bySession, session.id, connection);
+      addTo(this.byUser, session.user.id, connection);
+      void this.confirmSession(connection, session.id);
+    }
     socket.on('message', (raw) => {
+      if (connection.closed) return;
       let message: LiveClientMessage;
       try {
         const parsed = LiveClientMessage.safeParse(JSON.parse(String(raw)));
@@ -135,25 +193,54 @@ export class LiveHub {
           this.send(connection, {
             type: 'error',
             id: null,
-            error: {
-              status: 'invalid-argument',
-              message: 'Not a live message',
-              details: { fields: fieldIssuesOf(parsed.error) },
-            },
+            ...callableErrorBody('invalid-argument', 'Not a live message', { fields: fieldIssuesOf(parsed.error) }),
           });
           return;
         }
         message = parsed.data;
       } catch {
-        this.send(connection, { type: 'error', id: null, error: { status: 'invalid-argument', message: 'Not JSON' } });
+        this.send(connection, { type: 'error', id: null, ...callableErrorBody('invalid-argument', 'Not JSON') });
         return;
       }
       if (message.type === 'subscribe') this.subscribe(connection, message);
       else this.unsubscribe(connection, message.id);
     });
-    socket.on('close', () => {
-      for (const id of connection.subscriptions.keys()) this.unsubscribe(connection, id);
-    });
+    socket.on('close', () => this.release(connection));
+  }
+
+  /**
+   * A session revoked after the upgrade request found it, but before this socket was listed under
+   * it, sent its notification to nobody. NOTIFY is delivered after the commit, so once the socket is
+   * listed, one read shows every revocation that this socket could have missed.
+   */
+  private async confirmSession(connection: Connection, sessionId: string) {
+    try {
+      const [found] = await this.database.db
+        .select({ id: sessionTable.id })
+        .from(sessionTable)
+        .where(eq(sessionTable.id, sessionId))
+        .limit(1);
+      if (!found) this.close(connection, liveCloseCodes.sessionEnded, 'The session has ended');
+    } catch (error) {
+      connection.ctx.log.warn({ err: error }, 'live: confirming the session failed');
+    }
+  }
+
+  /** Stops serving a socket and closes it; frames already queued go out first, then the close frame. */
+  private close(connection: Connection, code: number, reason: string) {
+    this.release(connection);
+    const { socket } = connection;
+    if (socket.readyState === socket.OPEN) socket.close(code, reason);
+  }
+
+  /** Forgets a socket: its subscriptions end and nothing more is sent to it. */
+  private release(connection: Connection) {
+    if (connection.closed) return;
+    connection.closed = true;
+    this.connections.delete(connection);
+    for (const id of [...connection.subscriptions.keys()]) this.unsubscribe(connection, id);
+    if (connection.sessionId) removeFrom(this.bySession, connection.sessionId, connection);
+    if (connection.ctx.user) removeFrom(this.byUser, connection.ctx.user.id, connection);
   }
 
   private subscribe(connection: Connection, message: Extract<LiveClientMessage, { type: 'subscribe' }>) {
@@ -161,11 +248,11 @@ export class LiveHub {
       this.send(connection, {
         type: 'error',
         id: message.id,
-        error: { status: error.code, message: error.message, details: error.details },
+        ...callableErrorBody(error.code, error.message, error.details),
       });
     if (connection.subscriptions.has(message.id))
       return fail(new CallableError('already-exists', `Subscription ${message.id} exists`));
-    if (connection.subscriptions.size >= 100)
+    if (connection.subscriptions.size >= this.limits.maxSubscriptionsPerSocket)
       return fail(new CallableError('resource-exhausted', 'Too many subscriptions on one connection'));
     const query = this.queries.get(message.query);
     if (!query) return fail(new CallableError('not-found', `No live query named ${message.query}`));
@@ -184,7 +271,7 @@ export class LiveHub {
       topics: new Set(),
       version: 0,
       running: false,
-      dirty: false,
+      pending: null,
       closed: false,
     };
     connection.subscriptions.set(message.id, subscription);
@@ -213,34 +300,62 @@ export class LiveHub {
     }
   }
 
-  /** Re-reads a subscription's rows and sends what changed; changes arriving meanwhile trigger one more read. */
-  private async refresh(subscription: Subscription) {
+  /**
+   * Re-reads a subscription's rows (all of them, or only the keys the changes name) and sends what
+   * changed; changes arriving meanwhile trigger one more read. No changes: the whole list.
+   */
+  private async refresh(subscription: Subscription, changes?: TopicChanges) {
+    const whole: TopicChanges = new Map([['', null]]);
+    const incoming = changes ?? whole;
     if (subscription.running) {
-      subscription.dirty = true;
+      if (!subscription.pending) subscription.pending = new Map();
+      for (const [topic, keys] of incoming) {
+        if (keys === null) subscription.pending.set(topic, null);
+        else for (const key of keys) addChange(subscription.pending, topicWithKeys(topic, [key]));
+      }
       return;
     }
     subscription.running = true;
     try {
-      do {
-        subscription.dirty = false;
-        await this.load(subscription);
-      } while (subscription.dirty && !subscription.closed);
+      let next: TopicChanges | null = incoming;
+      while (next && !subscription.closed) {
+        subscription.pending = null;
+        await this.load(subscription, this.keysFor(subscription, next));
+        next = subscription.pending;
+      }
     } finally {
       subscription.running = false;
     }
   }
 
-  private async load(subscription: Subscription) {
+  /** The keys to read by topic, when the query reads by keys and every change named its keys; else null (read all). */
+  private keysFor(subscription: Subscription, changes: TopicChanges): Map<string, string[]> | null {
+    // Not before the first snapshot: it is the whole list.
+    if (!subscription.query.keyed || subscription.version === 0) return null;
+    const keyedTopics = new Set(subscription.query.keyed.topics(subscription.params));
+    const keys = new Map<string, string[]>();
+    for (const [topic, named] of changes) {
+      if (named === null || !keyedTopics.has(topic)) return null;
+      keys.set(topic, [...named]);
+    }
+    return keys;
+  }
+
+  private async load(subscription: Subscription, keys: Map<string, string[]> | null) {
     const { query, socket: connection } = subscription;
     let rows: LiveRow[];
     let next: Map<string, string>;
     try {
-      // The rows depend on the query, its params and who asks (load checks permissions): nothing else.
-      const key = `${query.contract.name}\n${JSON.stringify(subscription.params)}\n${connection.ctx.user?.id ?? ''}`;
+      // The rows depend on the query, its params, who asks (load checks permissions) and the keys asked for: nothing else.
+      const named = keys ? JSON.stringify([...keys].map(([topic, list]) => [topic, [...list].sort()])) : '';
+      const key = `${query.contract.name}\n${JSON.stringify(subscription.params)}\n${connection.ctx.user?.id ?? ''}\n${named}`;
       const loads = this.loads;
       let loading = loads.get(key);
       if (!loading) {
-        loading = query.load(subscription.params, connection.ctx).then((loaded) => {
+        const reading = keys
+          ? query.keyed!.load(subscription.params, keys, connection.ctx)
+          : query.load(subscription.params, connection.ctx);
+        loading = reading.then((loaded) => {
           const parsed = loaded.map((row) => query.contract.row.parse(row));
           return { rows: parsed, next: new Map(parsed.map((row) => [row.id, JSON.stringify(row)])) };
         });
@@ -258,12 +373,13 @@ export class LiveHub {
       this.send(connection, {
         type: 'error',
         id: subscription.id,
-        error: { status: reported.code, message: reported.message, details: reported.details },
+        ...callableErrorBody(reported.code, reported.message, reported.details),
       });
       this.unsubscribe(connection, subscription.id);
       return;
     }
     if (subscription.closed) return;
+    if (keys) return this.sendKeyedChanges(subscription, rows, next);
     this.setTopics(subscription, query.topics(subscription.params, rows, connection.ctx));
 
     if (subscription.version === 0) {
@@ -272,27 +388,61 @@ export class LiveHub {
       this.send(connection, { type: 'snapshot', id: subscription.id, rows, version: subscription.version });
       return;
     }
-    const upserts = rows.filter((row) => subscription.rows.get(row.id) !== next.get(row.id));
-    const removes = [...subscription.rows.keys()].filter((id) => !next.has(id));
     // Rows keep the query's order: when it moved (not merely grew at the end), the new order goes along.
-    const previousOrder = [...subscription.rows.keys()].filter((id) => next.has(id));
-    const kept = rows.filter((row) => subscription.rows.has(row.id)).map((row) => row.id);
-    const appendedOnly = rows.slice(0, kept.length).every((row, index) => row.id === kept[index]);
-    const reordered = !appendedOnly || previousOrder.some((id, index) => id !== kept[index]);
+    const changes = rowChanges(subscription.rows, rows, next);
     subscription.rows = next;
-    if (upserts.length === 0 && removes.length === 0 && !reordered) return;
+    if (!changes) return;
     subscription.version = this.nextVersion();
-    this.send(connection, {
-      type: 'changes',
-      id: subscription.id,
-      upserts,
-      removes,
-      ...(reordered ? { order: rows.map((row) => row.id) } : {}),
-      version: subscription.version,
-    });
+    this.send(connection, { type: 'changes', id: subscription.id, ...changes, version: subscription.version });
+  }
+
+  /** The rows read by their keys: each one new or changed is sent, nothing is removed or reordered. */
+  private sendKeyedChanges(subscription: Subscription, rows: LiveRow[], next: Map<string, string>) {
+    const upserts = rows.filter((row) => subscription.rows.get(row.id) !== next.get(row.id));
+    if (upserts.length === 0) return;
+    for (const row of upserts) subscription.rows.set(row.id, next.get(row.id)!);
+    subscription.version = this.nextVersion();
+    this.send(subscription.socket, { type: 'changes', id: subscription.id, upserts, removes: [], version: subscription.version });
   }
 
   private send(connection: Connection, message: LiveServerMessage) {
-    if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(JSON.stringify(message));
+    const { socket } = connection;
+    if (connection.closed || socket.readyState !== socket.OPEN) return;
+    // Backpressure, checked before the message is even built: a client that does not read (or reads
+    // too slowly) would otherwise make this process keep every message for it. The limit counts on
+    // top of the largest message already sent, which a slow client may still be reading (a door's
+    // list of 10,000 attendees on a bad network). So a socket holds at most the limit plus twice its
+    // largest message (decision 0029).
+    if (socket.bufferedAmount > this.limits.maxBufferedBytes + connection.largestMessageBytes) {
+      connection.ctx.log.warn({ bufferedBytes: socket.bufferedAmount }, 'live: closing a socket that does not keep up');
+      this.close(connection, liveCloseCodes.tryAgainLater, 'Too much unread data; reconnect later');
+      return;
+    }
+    const data = Buffer.from(JSON.stringify(message));
+    connection.largestMessageBytes = Math.max(connection.largestMessageBytes, data.length);
+    socket.send(data, { binary: false });
   }
+
+  // For /metrics (platform/metrics): the sockets served, their subscriptions, the upgrades refused.
+  private readonly connections = new Set<Connection>();
+  private refusedSockets = 0;
+
+  /** Read on each scrape of /metrics: sockets open on this process, their subscriptions, upgrades refused so far. */
+  stats() {
+    let subscriptions = 0;
+    for (const connection of this.connections) subscriptions += connection.subscriptions.size;
+    return { sockets: this.connections.size, subscriptions, refusedSockets: this.refusedSockets };
+  }
+}
+
+function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(value);
+}
+
+function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
+  const set = map.get(key);
+  set?.delete(value);
+  if (set?.size === 0) map.delete(key);
 }

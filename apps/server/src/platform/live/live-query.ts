@@ -22,6 +22,20 @@ interface LiveQueryOptions<Q extends LiveQueryContract, A extends Auth> {
   load(params: z.output<Q['params']>, ctx: A extends 'required' ? AuthedLiveContext : LiveContext): Promise<z.input<Q['row']>[]>;
   /** The change topics the rows depend on; a publish of any of them re-runs `load`. */
   topics(params: z.output<Q['params']>, rows: z.output<Q['row']>[], ctx: LiveContext): string[];
+  /**
+   * For a long list: the rows of some keys only, when every change since the last read named the
+   * keys of what changed (topic-keys.ts) on topics listed here. Returns the current rows for those
+   * keys (checking permissions as `load` does); rows are only added or replaced this way, never
+   * removed. Any other change re-runs `load`.
+   */
+  keyed?: {
+    topics(params: z.output<Q['params']>): string[];
+    load(
+      params: z.output<Q['params']>,
+      keys: ReadonlyMap<string, readonly string[]>,
+      ctx: A extends 'required' ? AuthedLiveContext : LiveContext,
+    ): Promise<z.input<Q['row']>[]>;
+  };
 }
 
 export interface LiveQuery {
@@ -29,6 +43,10 @@ export interface LiveQuery {
   auth: Auth;
   load(params: unknown, ctx: LiveContext): Promise<unknown[]>;
   topics(params: unknown, rows: LiveRow[], ctx: LiveContext): string[];
+  keyed?: {
+    topics(params: unknown): string[];
+    load(params: unknown, keys: ReadonlyMap<string, readonly string[]>, ctx: LiveContext): Promise<unknown[]>;
+  };
 }
 
 /** Declares the server side of a live query: its contract from shared, who may watch it, its SQL and its topics. */
@@ -41,5 +59,6 @@ export function defineLiveQuery<Q extends LiveQueryContract, A extends Auth>(
     auth: options.auth,
     load: options.load as LiveQuery['load'],
     topics: options.topics as LiveQuery['topics'],
+    keyed: options.keyed as LiveQuery['keyed'],
   };
 }

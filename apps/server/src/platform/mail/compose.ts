@@ -6,6 +6,7 @@ import { ActionEmail } from './action-email';
 import de from './locales/de.json';
 import type { Email } from './mailer';
 import { mailMessages } from './messages';
+import { shorten, shownMax } from './shown-text';
 
 const catalogs: Record<Locale, Record<string, string>> = { en: {}, de };
 const cache = createIntlCache();
@@ -61,7 +62,9 @@ export async function composeActionEmail(content: ActionEmailContent): Promise<E
   const element = createElement(ActionEmail, {
     lang: content.locale,
     preview: content.paragraphs[0] ?? content.subject,
-    greeting: intl.formatMessage(mailMessages.greeting, { name: content.name ?? 'none' }),
+    greeting: intl.formatMessage(mailMessages.greeting, {
+      name: content.name === null ? 'none' : shorten(content.name, shownMax.personName),
+    }),
     paragraphs: content.paragraphs,
     action: content.action,
     buttonFallback: intl.formatMessage(mailMessages.buttonFallback),

@@ -17,6 +17,3 @@ export function formatEventStart(locale: Locale, startsAt: Date, timeZone: strin
     timeZoneName: 'short',
   }).format(startsAt);
 }
-
-/** A short reference people can quote to an organizer ("1A2B3C4D"): the start of the order's id. */
-export const formatOrderReference = (orderId: string) => orderId.replaceAll('-', '').slice(0, 8).toUpperCase();

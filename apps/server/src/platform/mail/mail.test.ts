@@ -1,4 +1,5 @@
 import { messageSignature } from '@admit/shared/message-signature';
+import { createOrg, inviteMember } from '@admit/shared/orgs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import de from './locales/de.json';
@@ -92,12 +93,13 @@ describe('emails', () => {
 
   it('say when an invitation expires, in German too', async () => {
     const owner = await t.signUp('Olga Owner');
-    const { body } = await t.call<{ organizationId: string }>('orgs.create', { name: 'Kulturhaus' }, owner.cookie);
+    const { body } = await t.call(createOrg, { name: 'Kulturhaus' }, owner.cookie);
     await t.call(
-      'orgs.invite',
+      inviteMember,
       { organizationId: body.result.organizationId, email: 'eingeladen@example.test', role: 'staff' },
       `${owner.cookie}; admit.locale=de`,
     );
+    await t.settleJobs();
     const message = await latest('eingeladen@example.test');
     expect(message.subject).toBe('Olga Owner hat Sie zu Kulturhaus auf Admit eingeladen');
     expect(message.text).toContain('Olga Owner hat Sie eingeladen, Kulturhaus auf Admit als Einlasspersonal beizutreten.');

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Db } from '../db/database';
-import { outboxMessage, type StoredAttachment } from './schema';
+import { outboxMessage, sentEmail, type StoredAttachment } from './schema';
 
 export interface EmailAttachment {
   filename: string;
@@ -22,8 +23,17 @@ export interface Email {
   attachments?: EmailAttachment[];
 }
 
+export interface SendOptions {
+  /**
+   * Sends the email once for this key, however often it is asked (a job tried again after a crash).
+   * Without a key every call sends.
+   */
+  idempotencyKey?: string;
+}
+
 export interface Mailer {
-  send(email: Email): Promise<void>;
+  /** True when this call sent the email; false when its key had been sent already. */
+  send(email: Email, options?: SendOptions): Promise<boolean>;
 }
 
 const stored = (attachment: EmailAttachment): StoredAttachment => ({
@@ -35,20 +45,44 @@ const stored = (attachment: EmailAttachment): StoredAttachment => ({
 
 /** Sends through SMTP when `SMTP_URL` is set; otherwise keeps the email in the dev outbox table. */
 export function createMailer(options: { db: Db; smtpUrl?: string; from: string }): Mailer {
+  const { db } = options;
+  const alreadySent = async (key: string) =>
+    (await db.select({ key: sentEmail.key }).from(sentEmail).where(eq(sentEmail.key, key))).length > 0;
+
   if (options.smtpUrl) {
     const transport = nodemailer.createTransport(options.smtpUrl);
     return {
-      async send(email) {
+      async send(email, { idempotencyKey } = {}) {
+        if (idempotencyKey && (await alreadySent(idempotencyKey))) return false;
         // Nodemailer's attachment fields have the same names; a `cid` makes a part inline.
-        await transport.sendMail({ from: options.from, ...email });
+        await transport.sendMail({
+          from: options.from,
+          ...email,
+          ...(idempotencyKey ? { messageId: `<${createHash('sha256').update(idempotencyKey).digest('hex')}@admit>` } : {}),
+        });
+        if (idempotencyKey) await db.insert(sentEmail).values({ key: idempotencyKey, to: email.to }).onConflictDoNothing();
+        return true;
       },
     };
   }
   return {
-    async send({ attachments = [], ...email }) {
-      await options.db
-        .insert(outboxMessage)
-        .values({ id: randomUUID(), channel: 'email', ...email, attachments: attachments.map(stored) });
+    async send({ attachments = [], ...email }, { idempotencyKey } = {}) {
+      const message = { id: randomUUID(), channel: 'email' as const, ...email, attachments: attachments.map(stored) };
+      if (!idempotencyKey) {
+        await db.insert(outboxMessage).values(message);
+        return true;
+      }
+      // The key and the message in one transaction: stored once, whoever asks again.
+      return db.transaction(async (tx) => {
+        const claimed = await tx
+          .insert(sentEmail)
+          .values({ key: idempotencyKey, to: email.to })
+          .onConflictDoNothing()
+          .returning({ key: sentEmail.key });
+        if (claimed.length === 0) return false;
+        await tx.insert(outboxMessage).values(message);
+        return true;
+      });
     },
   };
 }

@@ -24,3 +24,15 @@ export const outboxMessage = pgTable(
   },
   (table) => [index('outbox_message_created_idx').on(table.createdAt)],
 );
+
+/**
+ * The emails sent with an idempotency key (a job's email, which may run again after a crash): a
+ * key is sent once. With the dev outbox the key and the message are written in one transaction;
+ * with SMTP the key is written right after the server accepted the message, which also carries the
+ * key as its Message-ID, so a mail system that sees it twice can tell.
+ */
+export const sentEmail = pgTable('sent_email', {
+  key: text('key').primaryKey(),
+  to: text('to').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true }).defaultNow().notNull(),
+});

@@ -107,4 +107,5 @@ export const sandboxAuthenticateCallable = defineCallable(sandboxAuthenticate, {
   },
 });
 
+/** The sandbox's card form. app.ts does not serve these in production, whatever the provider. */
 export const sandboxCallables = [sandboxConfirmCallable, sandboxAuthenticateCallable];

@@ -1,3 +1,4 @@
+import { accountLimits } from '@admit/shared/account';
 import { defineMessages, type IntlShape } from 'react-intl';
 import { untyped } from '../../lib/messages';
 
@@ -12,7 +13,19 @@ const messages = untyped(
       id: 'auth.error.exists',
       defaultMessage: 'Could not sign up with that email. If you already have an account, sign in instead.',
     },
-    weakPassword: { id: 'auth.error.weakPassword', defaultMessage: 'Choose a password of at least 8 characters.' },
+    weakPassword: {
+      id: 'auth.error.weakPassword',
+      defaultMessage: 'Choose a password of at least {minimum} characters.',
+    },
+    commonPassword: {
+      id: 'auth.error.commonPassword',
+      defaultMessage: 'This password is too common or has appeared in a data leak. Choose another one.',
+    },
+    tooLong: { id: 'auth.error.tooLong', defaultMessage: 'One of the entries is too long.' },
+    invalidCharacters: {
+      id: 'auth.error.invalidCharacters',
+      defaultMessage: 'One of the entries contains characters that cannot be used, such as a line break.',
+    },
     wrongCurrentPassword: { id: 'auth.error.wrongCurrentPassword', defaultMessage: 'Your current password is not right.' },
     invalidResetLink: {
       id: 'auth.error.invalidResetLink',
@@ -29,8 +42,15 @@ const messages = untyped(
       defaultMessage: 'Too many attempts. Try again in {minutes, plural, one {# minute} other {# minutes}}.',
     },
     generic: { id: 'auth.error.generic', defaultMessage: 'That did not work. Please try again.' },
+    passwordRule: {
+      id: 'signUp.passwordHint',
+      defaultMessage: 'At least {minimum} characters, and not a common password or one known from a data leak.',
+    },
   }),
 );
+
+/** The rule for a new password, shown under every field that sets one (with `minimum`). */
+export const passwordRuleMessage = messages.passwordRule;
 
 /** A sentence for a Better Auth error, by its code and status (never whether an email is registered). */
 export function authErrorMessage(intl: IntlShape, error: { code?: string; status?: number; retryAfter?: number }): string {
@@ -55,7 +75,14 @@ export function authErrorMessage(intl: IntlShape, error: { code?: string; status
     case 'INVALID_TOKEN':
       return intl.formatMessage(messages.invalidResetLink);
     case 'PASSWORD_TOO_SHORT':
-      return intl.formatMessage(messages.weakPassword);
+      return intl.formatMessage(messages.weakPassword, { minimum: accountLimits.passwordMin });
+    case 'PASSWORD_COMPROMISED':
+      return intl.formatMessage(messages.commonPassword);
+    case 'PASSWORD_TOO_LONG':
+    case 'VALUE_TOO_LONG':
+      return intl.formatMessage(messages.tooLong);
+    case 'INVALID_CHARACTERS':
+      return intl.formatMessage(messages.invalidCharacters);
     default:
       // Wrong credentials are 401 too, but carry their own code (above).
       return intl.formatMessage(error.status === 401 ? messages.sessionExpired : messages.generic);

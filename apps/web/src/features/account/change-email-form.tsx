@@ -2,13 +2,14 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@man
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { AccountEmail } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 import { DevOutboxHint } from './dev-outbox';
 
-const ChangeEmailInput = z.object({ newEmail: z.email() });
+const ChangeEmailInput = z.object({ newEmail: AccountEmail });
 
 export function ChangeEmailForm({ currentEmail }: { currentEmail: string }) {
   const intl = useIntl();

@@ -3,14 +3,15 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { accountLimits, NewPassword } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
-import { authErrorMessage } from './auth-error';
+import { authErrorMessage, passwordRuleMessage } from './auth-error';
 
 const ChangePasswordInput = z.object({
-  currentPassword: z.string().min(1),
-  newPassword: z.string().min(8).max(128),
+  currentPassword: z.string().min(1).max(accountLimits.passwordMax),
+  newPassword: NewPassword,
   revokeOtherSessions: z.boolean(),
 });
 
@@ -66,7 +67,7 @@ export function ChangePasswordForm() {
           />
           <PasswordInput
             label={intl.formatMessage({ id: 'account.password.new', defaultMessage: 'New password' })}
-            description={intl.formatMessage({ id: 'signUp.passwordHint', defaultMessage: 'At least 8 characters.' })}
+            description={intl.formatMessage(passwordRuleMessage, { minimum: accountLimits.passwordMin })}
             autoComplete="new-password"
             required
             {...form.getInputProps('newPassword')}

@@ -2,13 +2,14 @@ import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { AccountEmail } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 import { DevOutboxHint } from './dev-outbox';
 
-const EmailLinkForm = z.object({ email: z.email() });
+const EmailLinkForm = z.object({ email: AccountEmail });
 
 /** Passwordless sign-in: a link by email that signs in (and creates the account) once, within 15 minutes. */
 export function EmailLinkSignIn({ redirectTo }: { redirectTo: string }) {

@@ -3,13 +3,14 @@ import { Alert, Button, Paper, Stack, Text, TextInput, Title } from '@mantine/co
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { AccountEmail } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 import { DevOutboxHint } from './dev-outbox';
 
-const ForgotPasswordForm = z.object({ email: z.email() });
+const ForgotPasswordForm = z.object({ email: AccountEmail });
 
 export function ForgotPasswordPage() {
   const intl = useIntl();

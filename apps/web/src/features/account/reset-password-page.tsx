@@ -3,13 +3,14 @@ import { Alert, Button, Paper, PasswordInput, Stack, Text, Title } from '@mantin
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { accountLimits, NewPassword } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { liveClient } from '../../lib/live';
-import { authErrorMessage } from './auth-error';
+import { authErrorMessage, passwordRuleMessage } from './auth-error';
 
-const ResetPasswordForm = z.object({ password: z.string().min(8).max(128), repeat: z.string().min(1) });
+const ResetPasswordForm = z.object({ password: NewPassword, repeat: z.string().min(1) });
 
 export function ResetPasswordPage({ token }: { token: string | undefined }) {
   const intl = useIntl();
@@ -102,7 +103,7 @@ export function ResetPasswordPage({ token }: { token: string | undefined }) {
           )}
           <PasswordInput
             label={intl.formatMessage({ id: 'resetPassword.password', defaultMessage: 'New password' })}
-            description={intl.formatMessage({ id: 'signUp.passwordHint', defaultMessage: 'At least 8 characters.' })}
+            description={intl.formatMessage(passwordRuleMessage, { minimum: accountLimits.passwordMin })}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}

@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { AccountEmail, accountLimits } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
@@ -14,7 +15,7 @@ import { FederatedSignInButtons, FederatedSignInError } from './federated-sign-i
 import { PhoneSignIn } from './phone-sign-in';
 import { TwoFactorChallenge } from './two-factor-challenge';
 
-const SignInForm = z.object({ email: z.email(), password: z.string().min(1) });
+const SignInForm = z.object({ email: AccountEmail, password: z.string().min(1).max(accountLimits.passwordMax) });
 
 export type SignInMethod = 'password' | 'email-link' | 'phone';
 

@@ -3,14 +3,15 @@ import { Alert, Button, Paper, PasswordInput, Stack, Text, TextInput, Title } fr
 import { useForm } from '@mantine/form';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { AccountEmail, accountLimits, NewPassword, PersonName } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
-import { authErrorMessage } from './auth-error';
+import { authErrorMessage, passwordRuleMessage } from './auth-error';
 import { FederatedSignInButtons } from './federated-sign-in';
 import { DevOutboxHint } from './dev-outbox';
 
-const SignUpForm = z.object({ name: z.string().trim().min(1).max(100), email: z.email(), password: z.string().min(8).max(128) });
+const SignUpForm = z.object({ name: PersonName, email: AccountEmail, password: NewPassword });
 
 export function SignUpPage({ redirectTo }: { redirectTo: string }) {
   const intl = useIntl();
@@ -81,7 +82,7 @@ export function SignUpPage({ redirectTo }: { redirectTo: string }) {
           />
           <PasswordInput
             label={intl.formatMessage({ id: 'signUp.password', defaultMessage: 'Password' })}
-            description={intl.formatMessage({ id: 'signUp.passwordHint', defaultMessage: 'At least 8 characters.' })}
+            description={intl.formatMessage(passwordRuleMessage, { minimum: accountLimits.passwordMin })}
             autoComplete="new-password"
             required
             {...form.getInputProps('password')}

@@ -66,7 +66,7 @@ function createScanBatcher(maxBatch = 500) {
 }
 
 /**
- * Scans and undos are offline-capable writes (DESIGN §3.3): TanStack Query mutations that pause with
+ * Scans and undos are offline-capable writes (docs/contracts.md): TanStack Query mutations that pause with
  * no network, are kept in the offline cache (so they survive a reload), and are sent in the order
  * they were made when the network returns (the batcher keeps the order; an undo waits for the
  * scans before it). Their functions are registered here, by key, so that mutations restored after a

@@ -6,7 +6,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { callFunction, CallError } from '../../lib/callable';
+import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { useLiveQuery } from '../../lib/live';
@@ -112,10 +112,7 @@ function PublishButton({ eventId, hasTicketTypes }: { eventId: string; hasTicket
     onError: (error) =>
       notifications.show({
         color: 'red',
-        message:
-          error instanceof CallError && (error.details as { reason?: string } | undefined)?.reason === 'no-ticket-types'
-            ? intl.formatMessage({ id: 'editor.publish.needsTypes', defaultMessage: 'Add a ticket type before publishing.' })
-            : errorMessage(error),
+        message: errorMessage(error),
       }),
   });
   return (

@@ -1,9 +1,8 @@
 import { exportPath, exportRowCountHeader, type ExportKind } from '@admit/shared/csv';
-import { callableErrorCodeFromHttpStatus, CallableErrorBody } from '@admit/shared/callable';
 import { Alert, Button, Card, Checkbox, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { CallError } from '../../lib/callable';
+import { callErrorOf } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { useLocale } from '../../lib/i18n';
 
@@ -21,9 +20,7 @@ function fileNameOf(disposition: string | null, fallback: string): string {
 async function downloadExport(path: string, fallbackName: string, onProgress: (fraction: number) => void) {
   const response = await fetch(path, { credentials: 'include' });
   if (!response.ok) {
-    const body = CallableErrorBody.safeParse(await response.json().catch(() => null));
-    const code = body.success ? body.data.error.status : callableErrorCodeFromHttpStatus(response.status);
-    throw new CallError(code, body.success ? body.data.error.message : response.statusText, undefined, response.status);
+    throw callErrorOf(await response.json().catch(() => null), response.status, response.statusText);
   }
   const expected = Number(response.headers.get(exportRowCountHeader) ?? 0) + 1;
   const chunks: Uint8Array[] = [];

@@ -7,7 +7,7 @@ import {
 } from '@admit/shared/csv';
 import Papa from 'papaparse';
 
-// Reading a guest list (issue 6): the bytes of a file to rows of cells, with the encoding and the
+// Reading a guest list: the bytes of a file to rows of cells, with the encoding and the
 // delimiter found out, and every way a file can be wrong named with its line. Pure, so that the
 // worker (parse.worker.ts) runs it off the main thread and the unit tests run it in Node.
 

@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction, CallError } from '../../lib/callable';
-import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
+import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { formatMoney } from '../../lib/money';
 
@@ -200,14 +200,14 @@ function RefundForm({
   /** The refund's own failures, said in full; undefined for the general ones. */
   function refundErrorMessage(error: unknown): string | undefined {
     if (!(error instanceof CallError)) return undefined;
-    const reason = (error.details as { reason?: unknown } | undefined)?.reason;
+    const reason = failureOfError(error)?.reason;
     if (error.code === 'unavailable')
       return intl.formatMessage({
         id: 'refund.error.unavailable',
         defaultMessage:
           'The payment provider could not be reached. The tickets are void and the refund is recorded; press the button again to send it.',
       });
-    if (error.code === 'failed-precondition' && reason === 'refund-refused')
+    if (reason === 'refund-refused')
       return intl.formatMessage({
         id: 'refund.error.refused',
         defaultMessage:

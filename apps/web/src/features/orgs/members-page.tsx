@@ -33,8 +33,8 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/auth-client';
-import { CallError, callFunction } from '../../lib/callable';
-import { useErrorMessage } from '../../lib/error-message';
+import { callFunction } from '../../lib/callable';
+import { failureOfError, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
@@ -162,8 +162,7 @@ function PendingInvitations({ organizationId }: { organizationId: string }) {
 
 /** The reason when an error says the caller needs a second factor first (see requireOrgRole and orgs.setRequireTwoFactor). */
 function twoFactorReasonOf(error: unknown): 'member' | 'owner' | null {
-  if (!(error instanceof CallError) || error.code !== 'failed-precondition') return null;
-  const reason = (error.details as { reason?: string } | undefined)?.reason;
+  const reason = failureOfError(error)?.reason;
   return reason === 'two-factor-required' ? 'member' : reason === 'owner-two-factor-off' ? 'owner' : null;
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX "ticket_admitted_idx" ON "ticket" USING btree ("ticket_type_id") WHERE "ticket"."status" = 'valid' and "ticket"."checked_in_at" is not null;

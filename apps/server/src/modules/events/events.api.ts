@@ -1,0 +1,18 @@
+// The events module's surface: what other modules may call. Everything else in this folder is its own.
+export { canSeeEvent, findEvent, requireEventRole, type EventRecord } from './event-access';
+export { eventsCallables } from './events.functions';
+export { eventsLiveQueries } from './events.live';
+export {
+  releasePlaces,
+  sellHeldPlaces,
+  roomInStatement,
+  SoldOut,
+  takePlaces,
+  takeRoomInStatement,
+  tryTakePlaces,
+  type EventStatus,
+  type PlaceKind,
+  type PlaceLine,
+} from './places';
+export { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
+export { recentSaleInfo, type SaleInfo } from './sale-info';

@@ -1,0 +1,2 @@
+// The exports module's surface: what app.ts composes.
+export { registerExportRoutes } from './exports.routes';

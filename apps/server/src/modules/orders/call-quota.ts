@@ -1,0 +1,101 @@
+import { createHash } from 'node:crypto';
+import { eq, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../platform/db/database';
+import { callQuota } from './schema';
+
+// Fixed-window quotas kept in the database (decision 0030): the database is the only state,
+// and several server instances count in the same row. Used for order attempts here and for
+// invitations by the orgs module.
+
+export interface Quota {
+  /** What is limited and for whom, from quotaKey. */
+  key: string;
+  /** Uses allowed per window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * The key of a quota: its scope (`orders.create:account`) and a hash of whom it counts, so that
+ * the table keeps no email or IP address in the clear.
+ */
+export function quotaKey(scope: string, subject: string): string {
+  return `${scope}:${createHash('sha256').update(subject).digest('base64url')}`;
+}
+
+/**
+ * Counts one use of the quota in one statement: a window that has run out starts again at 1, a
+ * full one is left unchanged (the upsert's condition fails and returns no row). Answers null when
+ * the use was counted, else the seconds until the window ends. Inside a transaction the use is
+ * rolled back with it, so only work that was done is counted.
+ */
+export async function consumeQuota(db: Db | Tx, quota: Quota): Promise<number | null> {
+  const window = sql`(${quota.windowSeconds}::int * interval '1 second')`;
+  const ended = sql`${callQuota.windowStart} <= now() - ${window}`;
+  const counted = await db
+    .insert(callQuota)
+    .values({ key: quota.key, windowStart: sql`now()`, used: 1 })
+    .onConflictDoUpdate({
+      target: callQuota.key,
+      set: {
+        used: sql`case when ${ended} then 1 else ${callQuota.used} + 1 end`,
+        windowStart: sql`case when ${ended} then now() else ${callQuota.windowStart} end`,
+      },
+      setWhere: sql`${ended} or ${callQuota.used} < ${quota.limit}`,
+    })
+    .returning({ used: callQuota.used });
+  if (counted.length > 0) return null;
+  const [full] = await db
+    .select({ seconds: sql<number>`ceil(extract(epoch from ${callQuota.windowStart} + ${window} - now()))::int` })
+    .from(callQuota)
+    .where(eq(callQuota.key, quota.key));
+  return Math.max(1, full?.seconds ?? quota.windowSeconds);
+}
+
+/** Counts one use of each quota in turn; the wait of the first that is used up, else null. */
+export async function consumeQuotas(db: Db | Tx, quotas: readonly Quota[]): Promise<number | null> {
+  for (const quota of quotas) {
+    const wait = await consumeQuota(db, quota);
+    if (wait !== null) return wait;
+  }
+  return null;
+}
+
+/**
+ * The quotas of many uses counted inside one larger statement (orders made together,
+ * place-order.ts): `uses` are (position, quota) pairs, a use's position being its request's.
+ * Every use is counted; the CTE `within_quota` lists the positions all of whose uses were within
+ * their quotas, counted in order of position after what each window held before.
+ */
+export function countQuotaUsesInStatement(uses: readonly (Quota & { position: number })[]): SQL {
+  const column = <T>(values: readonly T[]) => sql.param([...values]);
+  return sql`quota_use (position, key, quota_limit, window_seconds) as (
+    select * from unnest(${column(uses.map((use) => use.position))}::int[], ${column(uses.map((use) => use.key))}::text[],
+      ${column(uses.map((use) => use.limit))}::int[], ${column(uses.map((use) => use.windowSeconds))}::int[])
+  ),
+  quota_key as (
+    select key, count(*)::int as uses, min(quota_limit) as quota_limit, min(window_seconds) as window_seconds
+      from quota_use group by key
+  ),
+  quota_before as (
+    select k.key, k.uses, k.quota_limit, k.window_seconds,
+           case when q.key is null or q.window_start <= now() - k.window_seconds * interval '1 second' then 0 else q.used end as used
+      from quota_key k left join call_quota q on q.key = k.key
+  ),
+  quota_counted as (
+    insert into call_quota (key, window_start, used)
+    select key, now(), uses from quota_before
+    on conflict (key) do update set
+      used = case when call_quota.window_start <= now() - (select window_seconds from quota_before b where b.key = excluded.key) * interval '1 second'
+                  then excluded.used else call_quota.used + excluded.used end,
+      window_start = case when call_quota.window_start <= now() - (select window_seconds from quota_before b where b.key = excluded.key) * interval '1 second'
+                  then now() else call_quota.window_start end
+  ),
+  within_quota as (
+    select use.position
+      from (select position, key, row_number() over (partition by key order by position) as nth from quota_use) use
+      join quota_before b on b.key = use.key
+     group by use.position
+    having bool_and(b.used + use.nth <= b.quota_limit)
+  )`;
+}

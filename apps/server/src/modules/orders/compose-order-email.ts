@@ -1,0 +1,186 @@
+import type { Locale } from '@admit/shared/locales';
+import { formatMoney } from '@admit/shared/money';
+import { render, toPlainText } from '@react-email/components';
+import QRCode from 'qrcode';
+import { createElement } from 'react';
+import { mailIntl } from '../../platform/mail/compose';
+import { formatEventStart } from '../../platform/mail/formats';
+import type { Email, EmailAttachment } from '../../platform/mail/mailer';
+import { mailMessages } from '../../platform/mail/messages';
+import { shorten, shownMax } from '../../platform/mail/shown-text';
+import { OrderEmail, type OrderEmailProps } from './order-email';
+
+/** What every email about an order needs: whom to write to, in which language, about which event. */
+export interface OrderEmailRecipient {
+  to: string;
+  locale: Locale;
+  /** The buyer's name as they gave it. */
+  name: string;
+  currency: string;
+  event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  /** The server's public address: links in the email and the host in its footer. */
+  publicUrl: string;
+}
+
+export interface OrderConfirmationContent extends OrderEmailRecipient {
+  /** A short reference people can quote ("1A2B3C4D"). */
+  reference: string;
+  total: number;
+  lines: { ticketTypeName: string; quantity: number; unitPrice: number }[];
+  /** The tickets that admit someone; each gets its QR code in the email. */
+  tickets: { id: string; code: string; holderName: string; ticketTypeName: string }[];
+  pdf: { filename: string; content: Uint8Array };
+}
+
+async function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []) {
+  const element = createElement(OrderEmail, props);
+  // Rendered once: the text part is read from the HTML, as React Email's own plain-text render does.
+  const html = await render(element);
+  const text = toPlainText(html);
+  return { to, subject, html, text, attachments } satisfies Email;
+}
+
+const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toString();
+
+/**
+ * What every email about an order starts from, with the buyer's name and the event's words as far
+ * as an email shows them (decision 0031): rows from before the entrances' limits may hold any
+ * length, and the HTML and the text part each carry every word once more.
+ */
+function frame(content: OrderEmailRecipient) {
+  const intl = mailIntl(content.locale);
+  return {
+    intl,
+    money: (minor: number) => formatMoney(content.locale, minor, content.currency),
+    event: { title: shorten(content.event.title, shownMax.title), venue: shorten(content.event.venue, shownMax.venue) },
+    common: {
+      lang: content.locale,
+      greeting: intl.formatMessage(mailMessages.greeting, { name: shorten(content.name, shownMax.personName) || 'none' }),
+      buttonFallback: intl.formatMessage(mailMessages.buttonFallback),
+      footer: intl.formatMessage(mailMessages.orderFooter, { host: new URL(content.publicUrl).host }),
+    },
+  };
+}
+
+/**
+ * The confirmation of a paid (or free) order: the summary, each ticket with its QR code as an
+ * inline image (a `cid:` part: mail apps block data: URIs in images), and the PDF of all tickets.
+ */
+export async function composeOrderConfirmation(content: OrderConfirmationContent): Promise<Email> {
+  const { intl, money, event: shown, common } = frame(content);
+  const event = shown.title;
+  const qrImages = await Promise.all(
+    content.tickets.map((ticket) =>
+      // One PNG row filter (Up) for every row: a QR code's rows repeat, so it compresses almost as
+      // well (6.8 instead of 2.4 KB), and without pngjs's adaptive choice per row a code takes about
+      // 3 ms of CPU instead of 10.
+      QRCode.toBuffer(ticket.code, {
+        type: 'png',
+        errorCorrectionLevel: 'M',
+        margin: 2,
+        width: 360,
+        rendererOpts: { filterType: 2, deflateLevel: 6 } as never,
+      }),
+    ),
+  );
+  const qrAttachments = content.tickets.map((ticket, index): EmailAttachment => ({
+    filename: `ticket-${index + 1}-qr.png`,
+    content: qrImages[index]!,
+    contentType: 'image/png',
+    cid: `qr-${ticket.id}@admit`,
+  }));
+  const intro = intl.formatMessage(mailMessages.orderIntro, { count: content.tickets.length, event });
+  const props: OrderEmailProps = {
+    ...common,
+    preview: intro,
+    paragraphs: [intro],
+    summary: {
+      reference: intl.formatMessage(mailMessages.orderReference, { reference: content.reference }),
+      eventTitle: event,
+      whenLabel: intl.formatMessage(mailMessages.orderWhen),
+      when: formatEventStart(content.locale, content.event.startsAt, content.event.timeZone),
+      whereLabel: intl.formatMessage(mailMessages.orderWhere),
+      venue: shown.venue,
+      lines: content.lines.map((line) => ({
+        label: intl.formatMessage(mailMessages.orderLine, {
+          quantity: line.quantity,
+          ticketType: shorten(line.ticketTypeName, shownMax.title),
+          unitPrice: money(line.unitPrice),
+        }),
+        amount: money(line.quantity * line.unitPrice),
+      })),
+      totalLabel: intl.formatMessage(mailMessages.orderTotal),
+      total: money(content.total),
+    },
+    tickets: {
+      heading: intl.formatMessage(mailMessages.orderTicketsHeading),
+      items: content.tickets.map((ticket, index) => ({
+        qrSrc: `cid:${qrAttachments[index]!.cid}`,
+        qrAlt: intl.formatMessage(mailMessages.orderQrAlt, { code: ticket.code }),
+        ticketType: shorten(ticket.ticketTypeName, shownMax.title),
+        holder: intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }),
+        code: intl.formatMessage(mailMessages.orderTicketCode, { code: ticket.code }),
+      })),
+    },
+    notes: [intl.formatMessage(mailMessages.orderAtTheDoor), intl.formatMessage(mailMessages.orderMyTickets)],
+    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
+  };
+  return renderEmail(content.to, intl.formatMessage(mailMessages.orderSubject, { event }), props, [
+    ...qrAttachments,
+    { filename: content.pdf.filename, content: Buffer.from(content.pdf.content), contentType: 'application/pdf' },
+  ]);
+}
+
+export interface RefundNoticeContent extends OrderEmailRecipient {
+  amount: number;
+  /** As the organizer wrote it. */
+  reason: string;
+  /** Tickets this refund voided, and valid tickets the order still has. */
+  voidedTickets: number;
+  validTicketsLeft: number;
+}
+
+/** "We refunded €25.00 for Jazz night", with the organizer's reason and what became of the tickets. */
+export async function composeRefundNotice(content: RefundNoticeContent): Promise<Email> {
+  const { intl, money, event: shown, common } = frame(content);
+  const event = shown.title;
+  const intro = intl.formatMessage(mailMessages.refundIntro, { amount: money(content.amount), event });
+  const reason = shorten(content.reason, shownMax.reason);
+  const paragraphs = [intro, intl.formatMessage(mailMessages.refundReason, { reason })];
+  if (content.voidedTickets > 0)
+    paragraphs.push(
+      intl
+        .formatMessage(mailMessages.refundVoidedTickets, {
+          count: content.voidedTickets,
+          remaining: content.validTicketsLeft,
+        })
+        .trim(),
+    );
+  return renderEmail(content.to, intl.formatMessage(mailMessages.refundSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs,
+    notes: [intl.formatMessage(mailMessages.refundTiming)],
+    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
+  });
+}
+
+export interface LatePaymentRefundContent extends OrderEmailRecipient {
+  amount: number;
+  /** The event's page, to try again if places come free. */
+  eventUrl: string;
+}
+
+/** A payment that arrived after the hold ended, when the places were gone: refunded in full, no tickets. */
+export async function composeLatePaymentRefundNotice(content: LatePaymentRefundContent): Promise<Email> {
+  const { intl, money, event: shown, common } = frame(content);
+  const event = shown.title;
+  const intro = intl.formatMessage(mailMessages.lateRefundIntro, { amount: money(content.amount), event });
+  return renderEmail(content.to, intl.formatMessage(mailMessages.lateRefundSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs: [intro, intl.formatMessage(mailMessages.lateRefundOutcome)],
+    notes: [intl.formatMessage(mailMessages.refundTiming)],
+    action: { label: intl.formatMessage(mailMessages.lateRefundAction), url: content.eventUrl },
+  });
+}

@@ -1,0 +1,245 @@
+import { randomUUID } from 'node:crypto';
+import { CreateOrderInput } from '@admit/shared/orders';
+import type { z } from 'zod';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import type { AuthedCallContext } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
+import { ticketType } from '../events/schema';
+import { ticket } from '../tickets/schema';
+import { issueTickets } from '../tickets/tickets.api';
+import { expireHoldJob, releaseExpiredHolds } from './holds';
+import { recordActivity } from './order-activity';
+import { sendConfirmationJob } from './order-emails';
+import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit } from './order-quotas';
+import { placeFreeOrder } from './order-batches';
+import { order, orderLine } from './schema';
+import { orderTopics } from './topics';
+
+type TicketType = typeof ticketType.$inferSelect;
+
+/**
+ * A buyer orders tickets. Free orders are complete at once (tickets issued, emailed by a job after
+ * the commit); anything to pay holds the places until the hold ends (a job ends it then). The same idempotency key never
+ * makes a second order: the first one's answer comes back.
+ */
+export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; input: z.output<typeof CreateOrderInput> }) {
+  const buyer = ctx.user;
+  const quick = await tryInOneStatement(ctx, input);
+  if (quick.orderId) return quick.answer;
+  if (input.idempotencyKey) {
+    const existing = await orderWithKey(ctx.db, buyer.id, input.idempotencyKey);
+    if (existing) return answerFor(ctx.db, existing);
+  }
+  // After the replay above, which makes nothing: a device that sends its order again is not counted
+  // twice; nor is an attempt that the one-statement path counted already.
+  if (!quick.quotaCounted) await countOrderAttempt(ctx);
+
+  const found = await findEvent(ctx.db, input.eventId);
+  if (found.status === 'draft') throw new CallableError('not-found', 'No such event');
+  if (found.status !== 'published')
+    throw new CallableError('failed-precondition', 'Tickets for this event are not on sale', {
+      reason: 'event-not-on-sale',
+      status: found.status,
+    });
+
+  const types = await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, input.eventId));
+  const typeById = checkLines(input, types);
+  // Prices are the server's, never the browser's. Anything to pay: the places are held, not sold.
+  const total = input.lines.reduce((sum, line) => sum + typeById.get(line.ticketTypeId)!.price * line.quantity, 0);
+  const paid = total > 0;
+  const holdExpiresAt = paid ? new Date(Date.now() + found.holdMinutes * 60_000) : null;
+  const quantity = input.lines.reduce((sum, line) => sum + line.quantity, 0);
+  const orderId = randomUUID();
+
+  const place = () =>
+    ctx.db.transaction(async (tx) => {
+      await takePlaces(tx, { eventId: found.id, lines: input.lines, as: paid ? 'held' : 'sold', eventStatuses: ['published'] });
+      if (paid)
+        await requireHoldWithinLimit(tx, {
+          buyerId: buyer.id,
+          eventId: found.id,
+          quantity,
+          limit: ctx.config.ORDER_MAX_HELD_PLACES,
+        });
+      await tx.insert(order).values({
+        id: orderId,
+        eventId: found.id,
+        buyerId: buyer.id,
+        buyerName: buyer.name,
+        email: buyer.email,
+        status: paid ? 'pending' : 'paid',
+        total,
+        currency: found.currency,
+        holdExpiresAt,
+        locale: ctx.locale,
+        idempotencyKey: input.idempotencyKey ?? null,
+      });
+      await recordActivity(tx, orderId, 'created', { total, tickets: quantity });
+      await tx.insert(orderLine).values(
+        input.lines.map((line) => ({
+          id: randomUUID(),
+          orderId,
+          ticketTypeId: line.ticketTypeId,
+          quantity: line.quantity,
+          unitPrice: typeById.get(line.ticketTypeId)!.price,
+        })),
+      );
+      // Paid orders get their tickets when the payment succeeds (settle-payment.ts).
+      if (!paid)
+        await issueTickets(tx, {
+          orderId,
+          event: found,
+          tickets: input.lines.map((line) => ({ ...line, holderName: buyer.name, holderEmail: buyer.email })),
+        });
+      // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
+      if (!paid) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
+      // A hold ends at its time, even if nobody orders again.
+      else await ctx.jobs.enqueue(tx, expireHoldJob, { orderId }, { startAfter: holdExpiresAt! });
+    });
+  try {
+    await place().catch(async (error: unknown) => {
+      // Holds that ended but whose jobs have not run yet must never make a buyer hear "sold out":
+      // they are released here, and the order tried once more.
+      if (!(error instanceof SoldOut) || found.held === 0) throw error;
+      const expired = await releaseExpiredHolds(ctx.db, input.eventId);
+      if (expired.length === 0) throw error;
+      for (const released of expired) ctx.publish(...orderTopics(released));
+      await place();
+    });
+  } catch (error) {
+    // The same key sent twice at once: the unique index let one through; answer with that order.
+    if (input.idempotencyKey && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') {
+      const existing = await orderWithKey(ctx.db, buyer.id, input.idempotencyKey);
+      if (existing) return answerFor(ctx.db, existing);
+    }
+    throw error;
+  }
+
+  ctx.publish(...orderTopics({ id: orderId, eventId: found.id, buyerId: buyer.id }, found.organizationId));
+  return {
+    orderId,
+    status: paid ? ('pending' as const) : ('paid' as const),
+    ticketCount: paid ? 0 : quantity,
+    total,
+    holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * Most orders of a rush: one line of a free ticket type that is on sale, as this process saw the
+ * event a moment ago. Made in one statement, with the orders arriving at the same moment
+ * (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes nothing,
+ * or the database refuses it, the general path below decides and answers precisely.
+ */
+async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
+  const none = { orderId: null, quotaCounted: false, answer: null } as const;
+  const [line] = input.lines;
+  if (!line || input.lines.length > 1) return none;
+  const sale = await recentSaleInfo(ctx.db, input.eventId);
+  const type = sale?.ticketTypes.get(line.ticketTypeId);
+  const now = new Date();
+  if (
+    !sale ||
+    sale.event.status !== 'published' ||
+    !type ||
+    type.price !== 0 ||
+    type.hidden ||
+    line.quantity > type.maxPerOrder ||
+    (type.salesStart && now < type.salesStart) ||
+    (type.salesEnd && now >= type.salesEnd)
+  )
+    return none;
+  let placed: { orderId: string | null; withinQuota: boolean };
+  try {
+    placed = await placeFreeOrder({
+      db: ctx.db,
+      sale,
+      ticketTypeId: line.ticketTypeId,
+      request: {
+        buyer: ctx.user,
+        locale: ctx.locale,
+        idempotencyKey: input.idempotencyKey ?? null,
+        quantity: line.quantity,
+        quotas: orderAttemptQuotas(ctx),
+      },
+    });
+  } catch (error) {
+    // Undone whole (a capacity check, a lock given up to a deadlock): each order finds its answer on
+    // the general path. Anything else is a bug worth a line in the log, though the buyer is served.
+    const expected = ['23514', '40P01', '23505'].includes(databaseErrorCode(error) ?? '');
+    ctx.log[expected ? 'debug' : 'error']({ err: error }, 'orders made together failed; this one takes the general path');
+    return none;
+  }
+  // Counted in the statement, made or not: the general path does not count it again, unless it was
+  // over a quota, which the general path then refuses with the wait.
+  if (!placed.orderId) return { ...none, quotaCounted: placed.withinQuota };
+  ctx.publish(...orderTopics({ id: placed.orderId, eventId: sale.event.id, buyerId: ctx.user.id }, sale.event.organizationId));
+  return {
+    orderId: placed.orderId,
+    quotaCounted: true,
+    answer: { orderId: placed.orderId, status: 'paid' as const, ticketCount: line.quantity, total: 0, holdExpiresAt: null },
+  };
+}
+
+const databaseErrorCode = (error: unknown): string | undefined => {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : cause?.code;
+  return typeof found === 'string' ? found : undefined;
+};
+
+/**
+ * Each line names a visible ticket type of the event within its per-order limit (else
+ * `invalid-argument` naming every field), on sale now (else `failed-precondition` with the reason).
+ */
+function checkLines(input: z.output<typeof CreateOrderInput>, types: TicketType[]): Map<string, TicketType> {
+  const typeById = new Map(types.map((type) => [type.id, type]));
+  const fields: { path: string; message: string; code: string }[] = [];
+  input.lines.forEach((line, index) => {
+    const type = typeById.get(line.ticketTypeId);
+    if (!type || type.hidden)
+      fields.push({ path: `lines.${index}.ticketTypeId`, message: 'No such ticket type for this event', code: 'not_found' });
+    else if (line.quantity > type.maxPerOrder) {
+      fields.push({ path: `lines.${index}.quantity`, message: `At most ${type.maxPerOrder} per order`, code: 'too_big' });
+    }
+  });
+  if (fields.length > 0) throw new CallableError('invalid-argument', 'The order is not valid', { fields });
+  const now = new Date();
+  for (const line of input.lines) {
+    const type = typeById.get(line.ticketTypeId)!;
+    if (type.salesStart && now < type.salesStart)
+      throw new CallableError('failed-precondition', 'Sales have not started', {
+        reason: 'sales-not-started',
+        ticketTypeId: type.id,
+        salesStart: type.salesStart.toISOString(),
+      });
+    if (type.salesEnd && now >= type.salesEnd)
+      throw new CallableError('failed-precondition', 'Sales have ended', { reason: 'sales-ended', ticketTypeId: type.id });
+  }
+  return typeById;
+}
+
+async function orderWithKey(db: Db, buyerId: string, idempotencyKey: string) {
+  const [existing] = await db
+    .select({ id: order.id })
+    .from(order)
+    .where(and(eq(order.buyerId, buyerId), eq(order.idempotencyKey, idempotencyKey)));
+  return existing?.id;
+}
+
+/** createOrder's answer for an order that exists (the same idempotency key sent again). */
+async function answerFor(db: Db, orderId: string) {
+  const [found] = await db.select().from(order).where(eq(order.id, orderId));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(ticket)
+    .where(eq(ticket.orderId, orderId));
+  return {
+    orderId,
+    status: found!.status,
+    ticketCount: row?.n ?? 0,
+    total: found!.total,
+    holdExpiresAt: found!.holdExpiresAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,62 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/database';
+import type { AuthedCallContext } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { consumeQuotas, quotaKey, type Quota } from './call-quota';
+import { order, orderLine } from './schema';
+
+// What one account may ask of orders.create (decision 0030), so that one buyer cannot hold
+// an event's places or flood the server while others wait.
+
+/** The quotas an order attempt counts in: its account's and its client address's. */
+export function orderAttemptQuotas(ctx: AuthedCallContext): Quota[] {
+  const { ORDER_ATTEMPTS_WINDOW_SECONDS: windowSeconds, ORDER_ATTEMPTS_PER_ACCOUNT, ORDER_ATTEMPTS_PER_ADDRESS } = ctx.config;
+  return [
+    { key: quotaKey('orders.create:account', ctx.user.id), limit: ORDER_ATTEMPTS_PER_ACCOUNT, windowSeconds },
+    { key: quotaKey('orders.create:address', ctx.clientAddress), limit: ORDER_ATTEMPTS_PER_ADDRESS, windowSeconds },
+  ];
+}
+
+/**
+ * Counts an order attempt against the caller's account and address; refuses it when either has
+ * used up its window (ORDER_ATTEMPTS_*), saying how long to wait.
+ */
+export async function countOrderAttempt(ctx: AuthedCallContext): Promise<void> {
+  const wait = await consumeQuotas(ctx.db, orderAttemptQuotas(ctx));
+  if (wait !== null)
+    throw new CallableError('resource-exhausted', `Too many orders; try again in ${wait} s`, {
+      reason: 'too-many-orders',
+      retryAfterSeconds: wait,
+    });
+}
+
+/**
+ * Refuses a pending order that would leave its buyer holding more than `limit` places of the event
+ * in pending orders whose hold still runs. An order on its own may be as large as its ticket types
+ * allow: the limit is on adding holds to holds. Called after the order's places were taken: that
+ * update locked the event row, so the same buyer's orders arriving at once wait for each other
+ * here and each counts the holds of those that committed before it.
+ */
+export async function requireHoldWithinLimit(
+  tx: Tx,
+  input: { buyerId: string; eventId: string; quantity: number; limit: number },
+): Promise<void> {
+  const [row] = await tx
+    .select({ held: sql<number>`coalesce(sum(${orderLine.quantity}), 0)::int` })
+    .from(order)
+    .innerJoin(orderLine, eq(orderLine.orderId, order.id))
+    .where(
+      and(
+        eq(order.buyerId, input.buyerId),
+        eq(order.eventId, input.eventId),
+        eq(order.status, 'pending'),
+        gt(order.holdExpiresAt, sql`now()`),
+      ),
+    );
+  const held = row?.held ?? 0;
+  if (held > 0 && held + input.quantity > input.limit)
+    throw new CallableError('resource-exhausted', `At most ${input.limit} places may be held at a time`, {
+      reason: 'too-many-holds',
+      limit: input.limit,
+    });
+}

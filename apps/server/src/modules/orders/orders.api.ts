@@ -1,0 +1,13 @@
+// The orders module's surface: what other modules and app.ts may call. Everything else in this
+// folder is its own.
+export { consumeQuotas, quotaKey, type Quota } from './call-quota';
+export { createGuestOrders, type Guest } from './guest-orders';
+export { releaseExpiredHolds } from './holds';
+export { sendOrderConfirmation, type OrderEmailDeps } from './order-emails';
+export { orderDetailLiveQueries } from './order-detail.live';
+export { ordersCallables } from './orders.functions';
+export { ordersLiveQueries } from './orders.live';
+export { refundsCallables } from './refunds.functions';
+export { registerStripeWebhook } from './stripe-webhook';
+export { eventOrdersTopic, orderTopic, orderTopics } from './topics';
+export { ordersJobs } from './orders.jobs';

@@ -1,0 +1,14 @@
+import { expireHoldJob } from './holds';
+import { sendConfirmationJob, sendLatePaymentRefundNoticeJob, sendRefundNoticeJob } from './order-emails';
+import { sendRefundJob } from './refund-order';
+
+// The orders module's background work, each defined next to what it does. Every job is enqueued in
+// the transaction of the change that causes it and is idempotent: an email carries a key the
+// mailer sends once, a hold is released by a conditional update, a refund is sent with its own key.
+export const ordersJobs = [
+  sendConfirmationJob,
+  sendRefundNoticeJob,
+  sendLatePaymentRefundNoticeJob,
+  expireHoldJob,
+  sendRefundJob,
+];

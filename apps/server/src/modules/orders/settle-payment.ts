@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import type { JobSender } from '../../platform/jobs/job-queue';
+import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
+import { sellHeldPlaces, tryTakePlaces } from '../events/events.api';
+import { event } from '../events/schema';
+import { issueTickets } from '../tickets/tickets.api';
+import { recordActivity } from './order-activity';
+import { sendConfirmationJob, sendLatePaymentRefundNoticeJob } from './order-emails';
+import { placesOf, type Order } from './order-places';
+import { sendRefundJob } from './refund-order';
+import { order, refund } from './schema';
+
+export type Settlement =
+  | { outcome: 'paid'; order: Order }
+  | { outcome: 'already-settled'; order: Order }
+  | { outcome: 'not-succeeded'; order: Order }
+  | { outcome: 'refunded-late'; order: Order }
+  | { outcome: 'mismatch'; order: Order };
+
+const lateRefundReason = 'The payment came after the hold had ended and the tickets were gone';
+/** One refund per late order, whoever sends it (webhook, return page, a retry after a crash). */
+const lateRefundKey = (orderId: string) => `late-${orderId}`;
+
+/**
+ * Completes an order from its payment as the provider reports it (from the webhook or from the
+ * return page; either may come first, both may come twice). The order row is locked, so one
+ * settles it and the others see it settled. A payment that arrives after its hold ended is honoured
+ * when the places are still free, otherwise refunded in full and the order cancelled.
+ */
+export async function settlePayment(
+  db: Db,
+  payments: PaymentProvider,
+  jobs: JobSender,
+  orderId: string,
+  payment: PaymentIntentState,
+) {
+  const settlement = await db.transaction(async (tx): Promise<Settlement> => {
+    const [found] = await tx.select().from(order).where(eq(order.id, orderId)).for('update');
+    if (!found) throw new Error(`No order ${orderId}`);
+    if (!['pending', 'expired', 'cancelled'].includes(found.status) || found.refundedAmount > 0)
+      return { outcome: 'already-settled', order: found };
+    if (payment.status !== 'succeeded') return { outcome: 'not-succeeded', order: found };
+    if (payment.amount !== found.total || payment.currency.toLowerCase() !== found.currency.toLowerCase())
+      return { outcome: 'mismatch', order: found };
+
+    const lines = await placesOf(tx, found.id);
+    if (found.status === 'pending') {
+      await sellHeldPlaces(tx, { eventId: found.eventId, lines });
+    } else if (!(await tryTakePlaces(tx, { eventId: found.eventId, lines, as: 'sold' }))) {
+      const [cancelled] = await tx
+        .update(order)
+        .set({ status: 'cancelled', refundedAmount: found.total })
+        .where(eq(order.id, found.id))
+        .returning();
+      const refundId = randomUUID();
+      await tx.insert(refund).values({
+        id: refundId,
+        orderId: found.id,
+        amount: found.total,
+        reason: lateRefundReason,
+        status: 'pending',
+        idempotencyKey: lateRefundKey(found.id),
+      });
+      await recordActivity(tx, found.id, 'late_payment_refunded', { amount: found.total, paymentRef: payment.ref });
+      await jobs.enqueue(tx, sendLatePaymentRefundNoticeJob, { orderId: found.id });
+      // Sent below; if that fails or the server stops first, the job sends it.
+      await jobs.enqueue(tx, sendRefundJob, { refundId }, { startAfter: new Date(Date.now() + 60_000) });
+      return { outcome: 'refunded-late', order: cancelled! };
+    }
+    const [paid] = await tx
+      .update(order)
+      .set({ status: 'paid', paymentRef: payment.ref })
+      .where(eq(order.id, found.id))
+      .returning();
+    const [signing] = await tx
+      .select({ id: event.id, checkinKey: event.checkinKey })
+      .from(event)
+      .where(eq(event.id, found.eventId));
+    await issueTickets(tx, {
+      orderId: found.id,
+      event: signing!,
+      tickets: lines.map((line) => ({ ...line, holderName: found.buyerName, holderEmail: found.email })),
+    });
+    await recordActivity(tx, found.id, 'paid', {
+      amount: payment.amount,
+      paymentRef: payment.ref,
+      late: found.status !== 'pending',
+    });
+    await jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
+    return { outcome: 'paid', order: paid! };
+  });
+  // Recorded first (the refund row, in the transaction), then asked of the provider with one key
+  // per order: a retry after a crash between the two sends the same refund, never a second one.
+  if (settlement.outcome === 'refunded-late' || settlement.outcome === 'already-settled') {
+    const key = lateRefundKey(settlement.order.id);
+    const [unsent] = await db
+      .select()
+      .from(refund)
+      .where(and(eq(refund.idempotencyKey, key), isNull(refund.providerRef)));
+    if (unsent) {
+      const given = await payments.refund({
+        paymentRef: payment.ref,
+        amount: unsent.amount,
+        idempotencyKey: key,
+        reason: unsent.reason,
+      });
+      await db.update(refund).set({ status: given.status, providerRef: given.ref }).where(eq(refund.id, unsent.id));
+    }
+  }
+  return settlement;
+}

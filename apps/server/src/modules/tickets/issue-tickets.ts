@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../platform/db/database';
+import { CallableError } from '../../platform/http/callable-error';
+import { ticket } from './schema';
+import { newTicketCode } from './ticket-code';
+
+// A ticket's life: issued valid for a completed order, void when refunded (valid again if the
+// refund is refused), admitted at the door once. Each change is written here, once; the places a
+// ticket takes are counted by the events module (events.api.ts), in the same transaction.
+
+/** The tickets of one line of an order: how many of a ticket type, and whose name they carry. */
+export interface TicketsToIssue {
+  ticketTypeId: string;
+  quantity: number;
+  holderName: string;
+  holderEmail: string;
+}
+
+/** Issues the tickets of a completed order, each with a new code signed with the event's check-in key. */
+export async function issueTickets(
+  tx: Tx,
+  input: { orderId: string; event: { id: string; checkinKey: string }; tickets: readonly TicketsToIssue[] },
+): Promise<void> {
+  await issueTicketsForOrders(tx, {
+    event: input.event,
+    orders: [{ orderId: input.orderId, tickets: input.tickets }],
+  });
+}
+
+/** issueTickets for many orders of one event at once (a guest list): few statements, whatever the number. */
+export async function issueTicketsForOrders(
+  tx: Tx,
+  input: {
+    event: { id: string; checkinKey: string };
+    orders: readonly { orderId: string; tickets: readonly TicketsToIssue[] }[];
+  },
+): Promise<void> {
+  const rows = input.orders.flatMap(({ orderId, tickets }) =>
+    tickets.flatMap((line) =>
+      Array.from({ length: line.quantity }, () => ({
+        id: randomUUID(),
+        orderId,
+        ticketTypeId: line.ticketTypeId,
+        eventId: input.event.id,
+        code: newTicketCode(input.event.checkinKey),
+        holderName: line.holderName,
+        holderEmail: line.holderEmail,
+      })),
+    ),
+  );
+  // In slices: one statement's parameters stay far below PostgreSQL's limit of 65,535.
+  for (let start = 0; start < rows.length; start += 5_000) await tx.insert(ticket).values(rows.slice(start, start + 5_000));
+}
+
+/**
+ * Makes valid tickets void (refunded). All of them or none: when one was no longer valid (changed
+ * by someone else meanwhile), `aborted`, and the caller's transaction rolls back.
+ */
+export async function voidTickets(tx: Tx, ticketIds: readonly string[]): Promise<void> {
+  if (ticketIds.length === 0) return;
+  const voided = await tx
+    .update(ticket)
+    .set({ status: 'void' })
+    .where(and(inArray(ticket.id, [...ticketIds]), eq(ticket.status, 'valid')))
+    .returning({ id: ticket.id });
+  if (voided.length !== ticketIds.length) throw new CallableError('aborted', 'A ticket changed meanwhile; try again');
+}
+
+/** Makes void tickets valid again (a refund the provider refused); their places are the caller's to take back first. */
+export async function revalidateTickets(tx: Tx, ticketIds: readonly string[]): Promise<void> {
+  if (ticketIds.length === 0) return;
+  await tx
+    .update(ticket)
+    .set({ status: 'valid' })
+    .where(and(inArray(ticket.id, [...ticketIds]), eq(ticket.status, 'void')));
+}
+
+/**
+ * Admits a valid ticket at the door, if nobody has yet: one conditional update, so of two doors
+ * scanning one ticket at once exactly one admits it. True when this call admitted it.
+ */
+export async function admitTicket(tx: Tx, input: { ticketId: string; at: Date; device: string }): Promise<boolean> {
+  const admitted = await tx
+    .update(ticket)
+    .set({ checkedInAt: input.at, checkedInDevice: input.device })
+    .where(and(eq(ticket.id, input.ticketId), isNull(ticket.checkedInAt), eq(ticket.status, 'valid')))
+    .returning({ id: ticket.id });
+  return admitted.length > 0;
+}
+
+/** Takes an admission back (undo at the door): the ticket admits again. */
+export async function withdrawAdmission(tx: Tx, ticketId: string): Promise<void> {
+  await tx.update(ticket).set({ checkedInAt: null, checkedInDevice: null }).where(eq(ticket.id, ticketId));
+}
+
+/**
+ * issueTickets inside a larger statement (orders/place-order.ts): the tickets of the orders in the
+ * CTE `orders` (its `position`, `order_id`, `buyer_name` and `email` columns), each with the id and
+ * code made for it, matched by the order's position.
+ */
+export function issueTicketsInStatement(input: {
+  eventId: string;
+  ticketTypeId: string;
+  orders: SQL;
+  tickets: readonly { position: number; id: string; code: string }[];
+}): SQL {
+  const column = <T>(values: readonly T[]) => sql.param([...values]);
+  return sql`insert into ticket (id, order_id, ticket_type_id, event_id, code, holder_name, holder_email)
+    select one.id, placed.order_id, ${input.ticketTypeId}, ${input.eventId}, one.code, placed.buyer_name, placed.email
+      from unnest(${column(input.tickets.map((one) => one.position))}::int[], ${column(input.tickets.map((one) => one.id))}::text[],
+                  ${column(input.tickets.map((one) => one.code))}::text[]) as one (position, id, code)
+      join ${input.orders} placed on placed.position = one.position`;
+}

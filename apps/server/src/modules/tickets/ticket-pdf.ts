@@ -1,0 +1,191 @@
+import type { Locale } from '@admit/shared/locales';
+import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import QRCode from 'qrcode';
+import { mailIntl } from '../../platform/mail/compose';
+import { formatEventStart } from '../../platform/mail/formats';
+import { mailMessages } from '../../platform/mail/messages';
+import { shorten, shownMax } from '../../platform/mail/shown-text';
+
+export interface TicketPdfInput {
+  /** The language of the words on the tickets. */
+  locale: Locale;
+  event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  /** Printed small at the bottom of each page ("Order 1A2B3C4D"), for support questions. */
+  orderReference: string;
+  tickets: { code: string; holderName: string; ticketTypeName: string }[];
+}
+
+// A4 in points, and the colours of the emails.
+const pageSize: [number, number] = [595.28, 841.89];
+const margin = 56;
+const ink = rgb(0.129, 0.145, 0.161);
+const muted = rgb(0.525, 0.557, 0.588);
+const brand = rgb(0.11, 0.494, 0.839);
+const rule = rgb(0.914, 0.925, 0.937);
+
+/**
+ * The 14 standard PDF fonts need no font file but only know Windows-1252 (Latin letters with
+ * their accents, €, ¥). Other characters (Japanese, Arabic, emoji) become "?" rather than failing
+ * the whole PDF: the QR code and the code in text, which the door needs, are always ASCII.
+ * Decision 0020 says why no Unicode font is embedded.
+ */
+function printable(font: PDFFont, text: string): string {
+  const known = new Set(font.getCharacterSet());
+  return Array.from(
+    text
+      .replace(/[\u2000-\u200a\u202f\u205f]/g, ' ') // Intl puts thin and narrow spaces in times and amounts
+      .replace(/\s+/g, ' ')
+      .trim(),
+  )
+    .map((char) => (known.has(char.codePointAt(0)!) ? char : '?'))
+    .join('');
+}
+
+/**
+ * Breaks text into at most `maxLines` lines no wider than `width`. A word wider than a line is
+ * split where the line is full, starting on the line it comes to; text that needs more lines ends
+ * the last one shown with "…". It stops measuring once it has one line more than it shows, so its
+ * work follows what is shown, not the text's length.
+ */
+function wrap(font: PDFFont, text: string, size: number, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+  const fits = (line: string) => font.widthOfTextAtSize(line, size) <= width;
+  const lines: string[] = [];
+  const enough = () => lines.length > maxLines;
+  let current = '';
+  words: for (const word of text.split(' ')) {
+    const candidate = current ? `${current} ${word}` : word;
+    if (fits(candidate)) {
+      current = candidate;
+      continue;
+    }
+    if (fits(word)) {
+      lines.push(current);
+      if (enough()) break;
+      current = word;
+      continue;
+    }
+    current = current ? `${current} ` : '';
+    for (const char of word) {
+      if (current.trim() && !fits(current + char)) {
+        lines.push(current.trimEnd());
+        current = '';
+        if (enough()) break words;
+      }
+      current += char;
+    }
+  }
+  if (current && !enough()) lines.push(current);
+  if (!enough()) return lines;
+  const shown = lines.slice(0, maxLines);
+  // printable() leaves only Windows-1252 characters, all one code unit long: slicing splits none.
+  let last = shown[maxLines - 1]!;
+  while (last && !fits(`${last}…`)) last = last.slice(0, -1);
+  shown[maxLines - 1] = `${last.trimEnd()}…`;
+  return shown;
+}
+
+/** Draws a QR code as vector squares (sharp at any print size), with its quiet zone, its top-left corner at (x, top). */
+function drawQr(page: PDFPage, code: string, x: number, top: number, size: number) {
+  const { modules } = QRCode.create(code, { errorCorrectionLevel: 'M' });
+  const quietZone = 4;
+  // One path in module units (SVG's y runs down the page), one rectangle per run of dark modules in a row.
+  let path = '';
+  for (let row = 0; row < modules.size; row++) {
+    let runStart = -1;
+    for (let column = 0; column <= modules.size; column++) {
+      const dark = column < modules.size && modules.get(row, column);
+      if (dark && runStart === -1) runStart = column;
+      if (!dark && runStart !== -1) {
+        path += `M${quietZone + runStart} ${quietZone + row}h${column - runStart}v1h${runStart - column}z`;
+        runStart = -1;
+      }
+    }
+  }
+  page.drawSvgPath(path, { x, y: top, scale: size / (modules.size + 2 * quietZone), color: rgb(0, 0, 0) });
+}
+
+/**
+ * One page per ticket: event, when (in the event's zone), venue, ticket type, holder, the QR code
+ * and the code in text. Pass only the tickets that admit someone (status 'valid').
+ */
+export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
+  const intl = mailIntl(input.locale);
+  // Shortened before anything else reads them: a stored name or title may be of any length.
+  const title = shorten(input.event.title, shownMax.title);
+  const venue = shorten(input.event.venue, shownMax.venue);
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(intl.formatMessage(mailMessages.ticketPdfTitle, { event: title }));
+  pdf.setLanguage(input.locale);
+  pdf.setCreator('Admit');
+  pdf.setProducer('Admit');
+  const regular = await pdf.embedFont(StandardFonts.Helvetica);
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const mono = await pdf.embedFont(StandardFonts.Courier);
+
+  const width = pageSize[0] - 2 * margin;
+  const when = formatEventStart(input.locale, input.event.startsAt, input.event.timeZone);
+  const atTheDoor = intl.formatMessage(mailMessages.ticketPdfAtTheDoor);
+  const reference = intl.formatMessage(mailMessages.orderReference, { reference: input.orderReference });
+
+  input.tickets.forEach((ticket, index) => {
+    const page = pdf.addPage(pageSize);
+    let y = pageSize[1] - margin;
+    const write = (
+      text: string,
+      options: { font: PDFFont; size: number; color?: typeof ink; gap?: number; maxLines?: number },
+    ) => {
+      const lines = wrap(options.font, printable(options.font, text), options.size, width, options.maxLines);
+      for (const line of lines) {
+        y -= options.size;
+        page.drawText(line, { x: margin, y, size: options.size, font: options.font, color: options.color ?? ink });
+        y -= options.size * 0.35;
+      }
+      y -= options.gap ?? 0;
+    };
+
+    page.drawText('Admit', { x: margin, y: y - 20, size: 20, font: bold, color: brand });
+    const position = printable(
+      regular,
+      intl.formatMessage(mailMessages.ticketPdfPosition, { index: index + 1, count: input.tickets.length }),
+    );
+    page.drawText(position, {
+      x: pageSize[0] - margin - regular.widthOfTextAtSize(position, 11),
+      y: y - 18,
+      size: 11,
+      font: regular,
+      color: muted,
+    });
+    y -= 56;
+
+    write(title, { font: bold, size: 24, gap: 10, maxLines: 3 });
+    write(when, { font: regular, size: 13, gap: 4 });
+    write(venue, { font: regular, size: 13, gap: 16, maxLines: 3 });
+    page.drawLine({ start: { x: margin, y }, end: { x: margin + width, y }, thickness: 1, color: rule });
+    y -= 24;
+    write(shorten(ticket.ticketTypeName, shownMax.title), { font: bold, size: 18, gap: 4, maxLines: 2 });
+    write(intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }), {
+      font: regular,
+      size: 14,
+      gap: 16,
+      maxLines: 2,
+    });
+
+    const qrSize = 260;
+    drawQr(page, ticket.code, (pageSize[0] - qrSize) / 2, y, qrSize);
+    y -= qrSize + 8;
+    const codeSize = 14;
+    page.drawText(ticket.code, {
+      x: (pageSize[0] - mono.widthOfTextAtSize(ticket.code, codeSize)) / 2,
+      y: y - codeSize,
+      size: codeSize,
+      font: mono,
+      color: ink,
+    });
+    y -= codeSize + 28;
+    write(atTheDoor, { font: regular, size: 11, color: muted });
+
+    page.drawText(printable(regular, reference), { x: margin, y: margin - 16, size: 9, font: regular, color: muted });
+  });
+
+  return pdf.save();
+}

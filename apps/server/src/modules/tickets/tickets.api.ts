@@ -1,0 +1,16 @@
+// The tickets module's surface: what other modules may call. Everything else in this folder is its own.
+export {
+  admitTicket,
+  issueTickets,
+  issueTicketsForOrders,
+  issueTicketsInStatement,
+  revalidateTickets,
+  voidTickets,
+  withdrawAdmission,
+  type TicketsToIssue,
+} from './issue-tickets';
+export { newTicketCode } from './ticket-code';
+export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
+export { registerTicketPdfRoute } from './ticket-pdf.routes';
+export { ticketsLiveQueries } from './tickets.live';
+export { eventTicketsTopic, userTicketsTopic } from './topics';

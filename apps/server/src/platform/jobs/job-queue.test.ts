@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { openTestDatabase } from '../../testing/test-app';
+import { openDatabase, type Database } from '../db/database';
+import { createMailer } from '../mail/mailer';
+import { outboxMessage } from '../mail/schema';
+import { eq } from 'drizzle-orm';
+import { createJobQueue, defineJob, type JobQueue } from './job-queue';
+
+// The job queue on the real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set): what
+// it promises is what the rest of Admit relies on to send every email once and release every hold.
+
+const log = { child: () => log, info() {}, warn() {}, error() {}, debug() {}, trace() {}, fatal() {} } as never;
+const fast = { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 };
+
+let database: Database & { url?: string };
+
+beforeAll(async () => {
+  database = await openTestDatabase();
+});
+afterAll(() => database?.close());
+
+/** A job whose handler records each try; `fail(n)` decides whether the n-th try throws. */
+function recordingJob(name: string, options: { fail?: (attempt: number) => boolean; retryDelaySeconds?: number } = {}) {
+  const tries: { text: string; retryCount: number; at: number }[] = [];
+  const job = defineJob<{ text: string }, unknown>({
+    name,
+    data: z.object({ text: z.string() }),
+    retryLimit: 3,
+    retryDelaySeconds: options.retryDelaySeconds ?? 1,
+    concurrency: 1,
+    async handler(data, ctx) {
+      tries.push({ text: data.text, retryCount: ctx.retryCount, at: Date.now() });
+      if (options.fail?.(tries.length)) throw new Error(`try ${tries.length} fails on purpose`);
+    },
+  });
+  return { job, tries };
+}
+
+async function queueWith(jobs: ReturnType<typeof recordingJob>['job'][], on: Database = database): Promise<JobQueue> {
+  return createJobQueue(on, log, jobs as never, fast);
+}
+
+describe('the job queue', () => {
+  it('never runs a job enqueued in a transaction that rolled back, and runs a committed one once', async () => {
+    const { job, tries } = recordingJob('test.rollback');
+    const queue = await queueWith([job]);
+    try {
+      await database.db
+        .transaction(async (tx) => {
+          await queue.enqueue(tx, job as never, { text: 'rolled back' });
+          throw new Error('the change fails');
+        })
+        .catch(() => {});
+      await database.db.transaction(async (tx) => queue.enqueue(tx, job as never, { text: 'committed' }));
+      await queue.work([job as never], {});
+      await expect.poll(() => tries.map((one) => one.text), { timeout: 10_000 }).toEqual(['committed']);
+      // Given time to run anything else it holds, it still ran only the committed job, once.
+      await sleep(1_500);
+      expect(tries.map((one) => one.text)).toEqual(['committed']);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('counts as waiting the jobs that are due, not those set to run later', async () => {
+    const { job } = recordingJob('test.depth');
+    const queue = await queueWith([job]);
+    try {
+      await queue.enqueue(database.db, job as never, { text: 'now' });
+      await queue.enqueue(database.db, job as never, { text: 'later' }, { startAfter: new Date(Date.now() + 600_000) });
+      expect((await queue.depth()).find((row) => row.name === 'test.depth')).toMatchObject({ waiting: 1, active: 0 });
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('tries a failing job again, each wait at least twice the one before', async () => {
+    const { job, tries } = recordingJob('test.backoff', { fail: (attempt) => attempt < 3 });
+    const queue = await queueWith([job]);
+    try {
+      await queue.enqueue(database.db, job as never, { text: 'flaky' });
+      await queue.work([job as never], {});
+      await expect.poll(() => tries.length, { timeout: 30_000, interval: 200 }).toBe(3);
+      expect(tries.map((one) => one.retryCount)).toEqual([0, 1, 2]);
+      // The first wait is at least the job's delay (1 s), the second at least twice that.
+      expect(tries[1]!.at - tries[0]!.at).toBeGreaterThanOrEqual(1_000);
+      expect(tries[2]!.at - tries[1]!.at).toBeGreaterThanOrEqual(2_000);
+    } finally {
+      await queue.stop();
+    }
+  });
+
+  it('runs again, in another process, a job whose process died during its try', async () => {
+    let release: () => void = () => {};
+    const stuck = defineJob<{ text: string }, unknown>({
+      name: 'test.crash',
+      data: z.object({ text: z.string() }),
+      expireInSeconds: 1,
+      retryDelaySeconds: 1,
+      concurrency: 1,
+      async handler() {
+        // The first process dies here: its try never ends.
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    const first = await queueWith([stuck as never]);
+    await first.enqueue(database.db, stuck as never, { text: 'survivor' });
+    await first.work([stuck as never], {});
+    await expect
+      .poll(async () => (await first.depth()).find((row) => row.name === 'test.crash')?.active, { timeout: 10_000 })
+      .toBe(1);
+    await first.stop({ graceful: false });
+
+    const { job: healthy, tries } = recordingJob('test.crash');
+    const second = await queueWith([healthy]);
+    try {
+      await second.work([healthy as never], {});
+      await expect.poll(() => tries.map((one) => one.text), { timeout: 30_000, interval: 250 }).toEqual(['survivor']);
+      expect(tries[0]!.retryCount).toBe(1);
+    } finally {
+      release();
+      await second.stop();
+    }
+  });
+
+  it('keeps a job enqueued before the server stopped, and runs it after it starts again', async () => {
+    if (database.kind !== 'pglite') return; // the same promise on PostgreSQL is the server's own
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'admit-jobs-'));
+    try {
+      const { job, tries } = recordingJob('test.restart');
+      const before = await openDatabase({ kind: 'pglite', dataDir });
+      const queue = await queueWith([job], before);
+      await queue.enqueue(before.db, job as never, { text: 'kept' });
+      await queue.stop();
+      await before.close();
+
+      const after = await openDatabase({ kind: 'pglite', dataDir });
+      const restarted = await queueWith([job], after);
+      await restarted.work([job as never], {});
+      await expect.poll(() => tries.map((one) => one.text), { timeout: 15_000 }).toEqual(['kept']);
+      await restarted.stop();
+      await after.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('sends an email once when its job is tried again after the email went out', async () => {
+    const mailer = createMailer({ db: database.db, from: 'Admit <no-reply@admit.local>' });
+    const to = `${randomUUID()}@example.test`;
+    let attempts = 0;
+    const sendThenCrash = defineJob<{ to: string }, unknown>({
+      name: 'test.sendThenCrash',
+      data: z.object({ to: z.string() }),
+      retryDelaySeconds: 1,
+      concurrency: 1,
+      async handler(data) {
+        attempts += 1;
+        await mailer.send({ to: data.to, subject: 'Your tickets', text: 'Hello' }, { idempotencyKey: `test:${data.to}` });
+        // The worker stops after the email left but before the queue heard the job was done.
+        if (attempts === 1) throw new Error('stopped after sending');
+      },
+    });
+    const queue = await queueWith([sendThenCrash as never]);
+    try {
+      await queue.enqueue(database.db, sendThenCrash as never, { to });
+      await queue.work([sendThenCrash as never], {});
+      await expect.poll(() => attempts, { timeout: 20_000, interval: 200 }).toBe(2);
+      const sent = await database.db.select().from(outboxMessage).where(eq(outboxMessage.to, to));
+      expect(sent).toHaveLength(1);
+    } finally {
+      await queue.stop();
+    }
+  });
+});

@@ -1,0 +1,209 @@
+import type { FastifyBaseLogger } from 'fastify';
+import PgBoss from 'pg-boss';
+import type { z } from 'zod';
+import { sql, type SQL } from 'drizzle-orm';
+import { sqlWithParameters, type Database, type Db, type Tx } from '../db/database';
+
+// Work that nobody waits for runs on pg-boss, a job queue kept in the same database (its own
+// `pgboss` schema): on PGlite in the embedded default and on PostgreSQL, through the Database's own
+// connection. A job is enqueued in the transaction of the change that causes it, so a rolled-back
+// change never sends anything and a committed one is never forgotten; it is retried with backoff
+// and survives a crash. Handlers must be idempotent: a job may run again after a crash at any point.
+// See decision 0034.
+
+/** What a job's handler gets besides its data. Given by whoever starts the workers (app.ts, worker.ts). */
+export interface JobContext<Services> {
+  services: Services;
+  log: FastifyBaseLogger;
+  /** The id pg-boss gave this job: stable across its retries. */
+  jobId: string;
+  /** 0 on the first try, then 1, 2… */
+  retryCount: number;
+}
+
+export interface JobDefinition<Data = unknown, Services = unknown> {
+  /** `<capability>.<verb>`, like a callable. */
+  name: string;
+  data: z.ZodType<Data>;
+  /** Tries after the first (default 5), each waiting about twice as long as the one before. */
+  retryLimit?: number;
+  /** The first wait before a retry, in seconds (default 5). */
+  retryDelaySeconds?: number;
+  /** How many of these jobs one process runs at a time (default 2). */
+  concurrency?: number;
+  /** How long one try may take before pg-boss counts it failed (default 5 minutes). */
+  expireInSeconds?: number;
+  handler(data: Data, ctx: JobContext<Services>): Promise<void>;
+}
+
+/** Declares a job next to the module that owns it; app.ts and worker.ts register them. */
+export function defineJob<Data, Services>(definition: JobDefinition<Data, Services>): JobDefinition<Data, Services> {
+  return definition;
+}
+
+export interface EnqueueOptions {
+  /** Not before this moment (a hold that ends at a given time). */
+  startAfter?: Date;
+  /** At most one job with this key waits at a time: enqueuing it again does nothing. */
+  singletonKey?: string;
+}
+
+/** Enqueues jobs; the first argument is the transaction they belong to (or the database, on their own). */
+export interface JobSender {
+  enqueue<Data>(tx: Tx | Db, job: JobDefinition<Data, never>, data: Data, options?: EnqueueOptions): Promise<void>;
+  /** Many jobs of one kind in one statement (a guest list's emails). */
+  enqueueMany<Data>(tx: Tx | Db, job: JobDefinition<Data, never>, data: readonly Data[]): Promise<void>;
+}
+
+export interface JobQueue extends JobSender {
+  /** Runs the jobs' handlers in this process until stop(). */
+  work<Services>(jobs: JobDefinition<never, Services>[], services: Services): Promise<void>;
+  /**
+   * How many jobs are due and wait, and how long the oldest has waited since it became due, per
+   * queue (for /metrics): a backlog, not the holds that end later.
+   */
+  depth(): Promise<{ name: string; waiting: number; active: number; oldestWaitingSeconds: number }[]>;
+  /** Stops fetching jobs; graceful (the default) waits up to 10 s for the tries under way. */
+  stop(options?: { graceful?: boolean }): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  /** How often an idle worker looks for jobs (pg-boss's minimum is 0.5 s). */
+  pollingIntervalSeconds?: number;
+  /** How often tries whose process died are found and retried, and finished jobs archived. */
+  maintenanceIntervalSeconds?: number;
+}
+
+const schema = 'pgboss';
+
+/** pg-boss's statements, run inside the caller's transaction. */
+const inTransaction = (tx: Tx | Db) => ({
+  executeSql: async (text: string, values?: unknown[]) => {
+    const result = await tx.execute(sqlWithParameters(text, values));
+    return { rows: (result as unknown as { rows: Record<string, unknown>[] }).rows };
+  },
+});
+
+/** pg-boss on the given database; creates its schema on first use (also on PGlite). */
+export async function createJobQueue(
+  database: Database,
+  log: FastifyBaseLogger,
+  jobs: JobDefinition<never, never>[],
+  options: JobQueueOptions = {},
+): Promise<JobQueue> {
+  const boss = new PgBoss({
+    db: { executeSql: (text: string, values?: unknown[]) => database.execute(text, values) },
+    schema,
+    // Maintenance (expiring stuck tries, archiving) runs where workers run; see work().
+    supervise: false,
+    schedule: false,
+    migrate: true,
+  });
+  boss.on('error', (error: unknown) => log.error({ err: error }, 'job queue error'));
+  await boss.start();
+  for (const job of jobs) {
+    const settings = {
+      name: job.name,
+      retryLimit: job.retryLimit ?? 5,
+      retryDelay: job.retryDelaySeconds ?? 5,
+      retryBackoff: true,
+      expireInSeconds: job.expireInSeconds ?? 300,
+    };
+    // Created once; a changed definition updates the queue that exists.
+    await boss.createQueue(job.name, settings);
+    await boss.updateQueue(job.name, settings);
+  }
+  const known = new Set(jobs.map((job) => job.name));
+  let supervisor: PgBoss | undefined;
+
+  return {
+    async enqueue(tx, job, data, options = {}) {
+      if (!known.has(job.name)) throw new Error(`The job ${job.name} is not registered`);
+      const parsed = job.data.parse(data);
+      await boss.send(job.name, parsed as object, {
+        startAfter: options.startAfter,
+        singletonKey: options.singletonKey,
+        db: inTransaction(tx),
+      });
+    },
+
+    async enqueueMany(tx, job, data) {
+      if (!known.has(job.name)) throw new Error(`The job ${job.name} is not registered`);
+      if (data.length === 0) return;
+      await boss.insert(
+        data.map((one) => ({ name: job.name, data: job.data.parse(one) as object })),
+        { db: inTransaction(tx) },
+      );
+    },
+
+    async work(definitions, services) {
+      // A second pg-boss on the same connection runs the maintenance that expires tries whose
+      // process died (they are retried) and archives finished jobs.
+      supervisor = new PgBoss({
+        db: { executeSql: (text: string, values?: unknown[]) => database.execute(text, values) },
+        schema,
+        supervise: true,
+        schedule: false,
+        migrate: false,
+        maintenanceIntervalSeconds: options.maintenanceIntervalSeconds ?? 30,
+      });
+      supervisor.on('error', (error: unknown) => log.error({ err: error }, 'job queue maintenance error'));
+      await supervisor.start();
+      for (const definition of definitions) {
+        const handle = async ([job]: PgBoss.JobWithMetadata<unknown>[]) => {
+          const data = definition.data.parse(job!.data);
+          const jobLog = log.child({ job: definition.name, jobId: job!.id, retry: job!.retryCount });
+          try {
+            await definition.handler(data as never, { services, log: jobLog, jobId: job!.id, retryCount: job!.retryCount });
+          } catch (error) {
+            jobLog.warn({ err: error }, 'job failed; it will be tried again');
+            throw error;
+          }
+        };
+        for (let worker = 0; worker < (definition.concurrency ?? 2); worker++)
+          await boss.work(
+            definition.name,
+            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
+            handle,
+          );
+      }
+    },
+
+    async depth() {
+      const { rows } = await database.execute(
+        `select name,
+                count(*) filter (where state in ('created', 'retry') and start_after <= now())::int as waiting,
+                count(*) filter (where state = 'active')::int as active,
+                coalesce(extract(epoch from now() - min(start_after) filter (where state in ('created', 'retry') and start_after <= now())), 0)::float as oldest
+           from ${schema}.job group by name`,
+        [],
+      );
+      return rows.map((row) => ({
+        name: String(row.name),
+        waiting: Number(row.waiting),
+        active: Number(row.active),
+        oldestWaitingSeconds: Number(row.oldest),
+      }));
+    },
+
+    async stop({ graceful = true } = {}) {
+      await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
+      await boss.stop({ graceful, wait: true, timeout: 10_000 });
+    },
+  };
+}
+
+/**
+ * The insert of one job of `job`, as a data-modifying part of a larger statement (an order made in
+ * one round trip): the row pg-boss's own `send` writes, with the queue's settings. `data` is an SQL
+ * expression of the job's data (jsonb), `from` the rows to make a job for (none: no job).
+ */
+export function enqueueInStatement(job: JobDefinition<never, never>, data: SQL, from: SQL): SQL {
+  return sql`insert into ${sql.raw(schema)}.job (name, data, retry_limit, retry_delay, retry_backoff, expire_in, keep_until, dead_letter, policy)
+    select q.name, ${data}, q.retry_limit, greatest(q.retry_delay, case when q.retry_backoff then 1 else 0 end), q.retry_backoff,
+           coalesce(q.expire_seconds, 900) * interval '1 second',
+           now() + coalesce(q.retention_minutes * interval '1 minute', interval '14 days'),
+           q.dead_letter, q.policy
+      from ${from}, ${sql.raw(schema)}.queue q
+     where q.name = ${job.name}`;
+}

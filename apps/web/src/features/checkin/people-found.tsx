@@ -1,0 +1,91 @@
+import type { AttendeeRow } from '@admit/shared/checkin';
+import { Badge, Button, Card, Table, Text } from '@mantine/core';
+import { memo, useMemo } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { AttendeeIndex } from './attendee-index';
+import { ResultCell } from './result-cell';
+
+/** How many people a search shows at once (the list may hold 10,000). */
+const searchLimit = 20;
+
+/** The people a search found, live (a ticket checked in elsewhere shows it). */
+export const PeopleFound = memo(function PeopleFound({
+  index,
+  attendees,
+  query,
+  onCheckIn,
+}: {
+  index: AttendeeIndex;
+  attendees: AttendeeRow[];
+  query: string;
+  onCheckIn: (row: AttendeeRow) => void;
+}) {
+  const matches = useMemo(
+    () => (query.length < 2 ? [] : index.search(query, searchLimit)),
+    // attendees: the index has changed with them
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [index, attendees, query],
+  );
+  if (matches.length === 0) return null;
+  return <SearchResults rows={matches} onCheckIn={onCheckIn} />;
+});
+
+function SearchResults({ rows, onCheckIn }: { rows: AttendeeRow[]; onCheckIn: (row: AttendeeRow) => void }) {
+  const intl = useIntl();
+  return (
+    <Card withBorder padding="sm">
+      <Table aria-label={intl.formatMessage({ id: 'scanner.search.table', defaultMessage: 'People found' })}>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <SearchResult key={row.id} row={row} onCheckIn={onCheckIn} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Card>
+  );
+}
+
+/** One person found (as someone types, most of them were found by the previous letter too: not rendered again). */
+const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: AttendeeRow; onCheckIn: (row: AttendeeRow) => void }) {
+  const intl = useIntl();
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text fw={600}>{row.holderName}</Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {row.holderEmail === null ? (
+            row.ticketTypeName
+          ) : (
+            <FormattedMessage
+              id="scanner.search.detail"
+              defaultMessage="{email} · {type}"
+              values={{ email: row.holderEmail, type: row.ticketTypeName }}
+            />
+          )}
+        </Text>
+      </Table.Td>
+      <ResultCell>
+        {row.status === 'void' ? (
+          <Badge color="red">
+            <FormattedMessage id="scanner.search.void" defaultMessage="Void" />
+          </Badge>
+        ) : row.checkedInAt ? (
+          <Badge color="orange" variant="light">
+            <FormattedMessage id="scanner.search.in" defaultMessage="Checked in" />
+          </Badge>
+        ) : (
+          <Button
+            size="xs"
+            onClick={() => onCheckIn(row)}
+            aria-label={intl.formatMessage(
+              { id: 'scanner.search.checkIn', defaultMessage: 'Check in {name}' },
+              { name: row.holderName },
+            )}
+          >
+            <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
+          </Button>
+        )}
+      </ResultCell>
+    </Table.Tr>
+  );
+});

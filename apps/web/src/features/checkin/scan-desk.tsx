@@ -1,0 +1,134 @@
+import { Button, Group, Loader, Stack, TextInput } from '@mantine/core';
+import { IconCamera } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, memo, Suspense, useCallback, useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { hasTicketCodeShape } from '@admit/shared/ticket-code';
+import type { AttendeeIndex } from './attendee-index';
+import { sendUndo } from './offline-scans';
+import { updateScan, useScanLog, verdictOf } from './scan-log';
+import { ScanVerdict } from './scan-verdict';
+
+const CameraScanner = lazy(() => import('./camera-scanner').then((module) => ({ default: module.CameraScanner })));
+
+/**
+ * The field, the camera and the verdict of the latest scan. The field is the browser's own
+ * (uncontrolled): neither a scanner's keys nor the Enter re-render it.
+ */
+export const ScanDesk = memo(function ScanDesk({
+  eventId,
+  device,
+  field,
+  takeField,
+  index,
+  search,
+  checkIn,
+}: {
+  eventId: string;
+  device: string;
+  field: React.RefObject<HTMLInputElement | null>;
+  takeField: () => string;
+  index: AttendeeIndex;
+  search: (text: string) => void;
+  checkIn: (code: string) => Promise<void>;
+}) {
+  const intl = useIntl();
+  const [camera, setCamera] = useState(false);
+  const focusField = useCallback(() => field.current?.focus(), [field]);
+  const onCameraCode = useCallback((code: string) => void checkIn(code), [checkIn]);
+  const closeCamera = useCallback(() => setCamera(false), []);
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const value = takeField();
+    if (!value) return;
+    // A code (typed, or from a scanner that types): scan it, in the case of the ticket's code if
+    // only the case differs (Caps Lock). A name with one match: that person.
+    const found = index.get(value)
+      ? []
+      : hasTicketCodeShape(value)
+        ? [index.getIgnoringCase(value)].filter((row) => row !== undefined)
+        : value.length < 2
+          ? []
+          : index.search(value, 2);
+    const code = found.length === 1 ? found[0]!.code : value;
+    search('');
+    void checkIn(code);
+  };
+
+  return (
+    <>
+      <form onSubmit={submit}>
+        <Stack gap="xs">
+          <TextInput
+            ref={field}
+            size="md"
+            autoFocus
+            autoComplete="off"
+            label={intl.formatMessage({ id: 'scanner.field', defaultMessage: 'Ticket code or name' })}
+            description={intl.formatMessage({
+              id: 'scanner.field.hint',
+              defaultMessage: 'Scan a QR code, type a code, or search by name or email.',
+            })}
+            defaultValue=""
+            onChange={(event) => search(event.currentTarget.value)}
+          />
+          <Group gap="xs" grow>
+            <Button type="submit" size="md">
+              <FormattedMessage id="scanner.checkIn" defaultMessage="Check in" />
+            </Button>
+            <Button
+              size="md"
+              variant="default"
+              onClick={() => setCamera((open) => !open)}
+              aria-pressed={camera}
+              aria-label={intl.formatMessage({ id: 'scanner.camera', defaultMessage: 'Scan with the camera' })}
+              leftSection={<IconCamera aria-hidden />}
+            >
+              <FormattedMessage id="scanner.camera.short" defaultMessage="Camera" />
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+
+      {camera && (
+        <Suspense fallback={<Loader size="sm" />}>
+          <CameraScanner onCode={onCameraCode} onClose={closeCamera} />
+        </Suspense>
+      )}
+
+      <LatestVerdict eventId={eventId} device={device} onUndone={focusField} />
+    </>
+  );
+});
+
+/** The verdict of this device's latest scan, with Undo while it may be taken back. */
+const LatestVerdict = memo(function LatestVerdict({
+  eventId,
+  device,
+  onUndone,
+}: {
+  eventId: string;
+  device: string;
+  onUndone: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const latest = useScanLog(eventId)[0];
+  if (!latest) return null;
+  const canUndo = !latest.undone && ['accepted', 'provisional'].includes(verdictOf(latest).result);
+  return (
+    <ScanVerdict
+      key={latest.key}
+      entry={latest}
+      onUndo={
+        canUndo
+          ? () => {
+              updateScan(eventId, latest.key, { undone: true });
+              sendUndo(queryClient, { eventId, scanKey: latest.key, device });
+              onUndone();
+            }
+          : undefined
+      }
+    />
+  );
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+// What people type into sign-up and their account (Better Auth's routes, /api/auth/*): the limits the
+// server enforces (apps/server/src/platform/auth/input-limits.ts) and the browser's forms check
+// first. docs/contracts.md lists them with every callable's.
+
+export const accountLimits = {
+  /** A person's name. */
+  name: 200,
+  /** An address, RFC 5321's longest path. */
+  email: 254,
+  /** A new password: at least this long, and not on the list of common and leaked passwords. */
+  passwordMin: 12,
+  /** Any password (more would only be hashing work). */
+  passwordMax: 128,
+  /** A picture's address. */
+  image: 2_048,
+  /** E.164: a plus and at most 15 digits. */
+  phoneNumber: 16,
+  /** Where to go afterwards (`callbackURL`, `redirectTo`…). */
+  url: 2_048,
+  /** Any other text in a sign-in request: tokens, codes, provider ids. */
+  other: 4_096,
+} as const;
+
+export const PersonName = z.string().trim().min(1).max(accountLimits.name);
+export const AccountEmail = z.email().max(accountLimits.email);
+export const NewPassword = z.string().min(accountLimits.passwordMin).max(accountLimits.passwordMax);

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { eventFailures } from './events';
+import { orderFailures } from './orders';
+import { OrgRole, orgFailures } from './orgs';
+
+/**
+ * Every reason a callable gives for refusing, with its details: each capability declares its own
+ * (orderFailures, eventFailures, orgFailures), and this is all of them. The server throws them
+ * typed; the browser parses an error's details with it and has a message for each reason (the
+ * compiler finds a reason without one).
+ */
+export const FailureDetails = z.discriminatedUnion('reason', [...orderFailures, ...eventFailures, ...orgFailures]);
+export type FailureDetails = z.infer<typeof FailureDetails>;
+export type FailureReason = FailureDetails['reason'];
+
+/** A `permission-denied` answer's details: the role needed and the caller's. */
+export const PermissionDeniedDetails = z.object({ required: OrgRole, role: OrgRole });
+export type PermissionDeniedDetails = z.infer<typeof PermissionDeniedDetails>;
+
+/** The failure an error's details describe, or null when they name no known reason. */
+export function failureOf(details: unknown): FailureDetails | null {
+  const parsed = FailureDetails.safeParse(details);
+  return parsed.success ? parsed.data : null;
+}
