@@ -80,6 +80,23 @@ describe('the job queue', () => {
     }
   });
 
+  it('works through the jobs waiting one after the other, without waiting out the polling interval between them', async () => {
+    const { job, tries } = recordingJob('test.back-to-back');
+    // One worker (concurrency 1) that would look for work only every 60 s if it were left to wait.
+    const queue = await createJobQueue(database, log, [job] as never, { ...fast, pollingIntervalSeconds: 60 });
+    try {
+      const texts = ['one', 'two', 'three', 'four', 'five'];
+      await database.db.transaction(async (tx) => {
+        for (const text of texts) await queue.enqueue(tx, job as never, { text });
+      });
+      await queue.work([job as never], {});
+      await expect.poll(() => tries.length, { timeout: 20_000, interval: 100 }).toBe(texts.length);
+      expect(tries.map((one) => one.text).sort()).toEqual([...texts].sort());
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('tries a failing job again, each wait at least twice the one before', async () => {
     const { job, tries } = recordingJob('test.backoff', { fail: (attempt) => attempt < 3 });
     const queue = await queueWith([job]);

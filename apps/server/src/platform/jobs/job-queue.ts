@@ -150,7 +150,7 @@ export async function createJobQueue(
       supervisor.on('error', (error: unknown) => log.error({ err: error }, 'job queue maintenance error'));
       await supervisor.start();
       for (const definition of definitions) {
-        const handle = async ([job]: PgBoss.JobWithMetadata<unknown>[]) => {
+        const handle = async (workerId: () => string, [job]: PgBoss.JobWithMetadata<unknown>[]) => {
           const data = definition.data.parse(job!.data);
           const jobLog = log.child({ job: definition.name, jobId: job!.id, retry: job!.retryCount });
           try {
@@ -158,14 +158,21 @@ export async function createJobQueue(
           } catch (error) {
             jobLog.warn({ err: error }, 'job failed; it will be tried again');
             throw error;
+          } finally {
+            // pg-boss waits out its polling interval after every fetch, even one that found a job:
+            // one job per worker per interval. Woken, the worker fetches the next one at once, and
+            // waits only when the queue is empty.
+            boss.notifyWorker(workerId());
           }
         };
-        for (let worker = 0; worker < (definition.concurrency ?? 2); worker++)
-          await boss.work(
+        for (let worker = 0; worker < (definition.concurrency ?? 2); worker++) {
+          let id = '';
+          id = await boss.work(
             definition.name,
             { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
-            handle,
+            (jobs: PgBoss.JobWithMetadata<unknown>[]) => handle(() => id, jobs),
           );
+        }
       }
     },
 
