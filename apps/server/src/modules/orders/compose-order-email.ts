@@ -1,13 +1,12 @@
 import type { Locale } from '@admit/shared/locales';
 import { formatMoney } from '@admit/shared/money';
-import { render, toPlainText } from '@react-email/components';
-import QRCode from 'qrcode';
 import { createElement } from 'react';
-import { mailIntl } from '../../platform/mail/compose';
+import { mailIntl, renderEmailParts } from '../../platform/mail/compose';
 import { formatEventStart } from '../../platform/mail/formats';
 import type { Email, EmailAttachment } from '../../platform/mail/mailer';
 import { mailMessages } from '../../platform/mail/messages';
 import { shorten, shownMax } from '../../platform/mail/shown-text';
+import { ticketQrPng } from '../tickets/tickets.api';
 import { OrderEmail, type OrderEmailProps } from './order-email';
 
 /** What every email about an order needs: whom to write to, in which language, about which event. */
@@ -32,12 +31,8 @@ export interface OrderConfirmationContent extends OrderEmailRecipient {
   pdf: { filename: string; content: Uint8Array };
 }
 
-async function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []) {
-  const element = createElement(OrderEmail, props);
-  // Rendered once: the text part is read from the HTML, as React Email's own plain-text render does.
-  const html = await render(element);
-  const text = toPlainText(html);
-  return { to, subject, html, text, attachments } satisfies Email;
+function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []): Email {
+  return { to, subject, ...renderEmailParts(createElement(OrderEmail, props)), attachments };
 }
 
 const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toString();
@@ -69,20 +64,7 @@ function frame(content: OrderEmailRecipient) {
 export async function composeOrderConfirmation(content: OrderConfirmationContent): Promise<Email> {
   const { intl, money, event: shown, common } = frame(content);
   const event = shown.title;
-  const qrImages = await Promise.all(
-    content.tickets.map((ticket) =>
-      // One PNG row filter (Up) for every row: a QR code's rows repeat, so it compresses almost as
-      // well (6.8 instead of 2.4 KB), and without pngjs's adaptive choice per row a code takes about
-      // 3 ms of CPU instead of 10.
-      QRCode.toBuffer(ticket.code, {
-        type: 'png',
-        errorCorrectionLevel: 'M',
-        margin: 2,
-        width: 360,
-        rendererOpts: { filterType: 2, deflateLevel: 6 } as never,
-      }),
-    ),
-  );
+  const qrImages = content.tickets.map((ticket) => ticketQrPng(ticket.code));
   const qrAttachments = content.tickets.map((ticket, index): EmailAttachment => ({
     filename: `ticket-${index + 1}-qr.png`,
     content: qrImages[index]!,

@@ -11,6 +11,7 @@ export {
 } from './issue-tickets';
 export { newTicketCode } from './ticket-code';
 export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
+export { ticketQrPng } from './ticket-qr';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic } from './topics';

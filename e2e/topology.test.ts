@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { call } from '../bench/support/callable';
+import { createOrganization, createPeople } from '../bench/support/people';
+import { createSaleEvent, orderInput } from '../bench/support/sale-event';
+import { createScratchDatabase, type ScratchDatabase } from '../bench/support/scratch-database';
+import { checkTopology } from '../deploy/checks';
+import { requireProgram } from '../deploy/processes';
+import { startTopology, stoppedCleanly, type Topology } from '../deploy/topology';
+
+// The several-server topology of deploy/README.md, as `npm run topology:check` starts it: HAProxy
+// and PgBouncer from Debian's packages, two web processes with no jobs of their own and a worker
+// process, on PostgreSQL. It needs the PostgreSQL server of the database suite (TEST_DATABASE_URL,
+// whose server gets a scratch database of its own here) and both programs; .ci/run installs them.
+
+const adminUrl = (() => {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return undefined;
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  return admin.toString();
+})();
+const programs = (['haproxy', 'pgbouncer'] as const).every((program) => {
+  try {
+    return Boolean(requireProgram(program));
+  } catch {
+    return false;
+  }
+});
+
+describe.skipIf(!adminUrl || !programs)('several web processes and a worker behind HAProxy and PgBouncer', () => {
+  let database: ScratchDatabase;
+  let topology: Topology | undefined;
+
+  beforeAll(async () => {
+    database = await createScratchDatabase(adminUrl!);
+    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await topology?.stop();
+    await database?.drop();
+  }, 60_000);
+
+  it('puts both web processes in rotation and answers callables and /live through HAProxy', async () => {
+    const results = await checkTopology(topology!);
+    expect(results.filter((result) => !result.ok)).toEqual([]);
+    expect(results.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it("takes a buyer's free order through HAProxy, and the worker process sends its confirmation email", async () => {
+    const url = topology!.url;
+    const { organizer, organizationId } = await createOrganization(url, database.url, 'Topology Club');
+    const sale = await createSaleEvent(url, organizer, organizationId, { title: 'Topology night', capacity: 5, price: 0 });
+    const [buyer] = await createPeople(database.url, 1, 'topology-buyer', { mail: 'deliverable' });
+    const { orderId } = await call<{ orderId: string }>(url, buyer!, 'orders.create', orderInput(sale));
+    expect(orderId).toEqual(expect.any(String));
+
+    // The web processes run no jobs (JOB_WORKERS=off): only the worker can have sent it.
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await expect
+        .poll(
+          async () =>
+            (await client.query(`select subject from outbox_message where "to" = $1`, [buyer!.email])).rows.map(
+              (row: { subject: string }) => row.subject,
+            ),
+          { timeout: 30_000, interval: 250 },
+        )
+        .toEqual([expect.stringContaining('Topology night')]);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('stops HAProxy, the web processes, the worker and PgBouncer cleanly', async () => {
+    const exits = await topology!.stop();
+    topology = undefined;
+    expect(exits.map((exit) => exit.name).sort()).toEqual(expect.arrayContaining(['haproxy', 'pgbouncer']));
+    expect(exits.filter((exit) => !stoppedCleanly(exit))).toEqual([]);
+  });
+});
