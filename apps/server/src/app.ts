@@ -162,7 +162,11 @@ export async function buildApp(options: BuildAppOptions) {
 
   // Work nobody waits for (emails, hold expiry, refunds to send again) runs on the job queue: here,
   // in the embedded default, or in `npm run worker` processes (JOB_WORKERS=off).
-  const jobs = await createJobQueue(database, app.log, jobDefinitions as never, options.jobQueue);
+  // Workers in this process give way to its requests while they keep it busy (a sales rush).
+  const jobs = await createJobQueue(database, app.log, jobDefinitions as never, {
+    yieldToRequests: config.JOB_WORKERS === 'in-process',
+    ...options.jobQueue,
+  });
   if (config.JOB_WORKERS === 'in-process') {
     const services: JobServices = {
       db: database.db,

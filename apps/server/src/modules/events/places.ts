@@ -154,7 +154,9 @@ export function sellHeldPlaces(tx: Tx, input: { eventId: string; lines: readonly
  */
 export function roomInStatement(input: { eventId: string; ticketTypeId: string; price: number }): SQL {
   return sql`room as (
-    select least(e.capacity - e.sold - e.held, t.capacity - t.sold - t.held) as places, t.max_per_order
+    select least(e.capacity - e.sold - e.held, t.capacity - t.sold - t.held) as places, t.max_per_order,
+           e.capacity - e.sold - e.held as event_places, t.capacity - t.sold - t.held as type_places,
+           e.held + t.held as held
       from event e join ticket_type t on t.event_id = e.id
      where e.id = ${input.eventId} and e.status = 'published'
        and t.id = ${input.ticketTypeId} and t.price = ${input.price} and not t.hidden

@@ -14,6 +14,7 @@ import { recordActivity } from './order-activity';
 import { sendConfirmationJob } from './order-emails';
 import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit } from './order-quotas';
 import { placeFreeOrder } from './order-batches';
+import type { FreeOrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
 import { orderTopics } from './topics';
 
@@ -151,7 +152,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     (type.salesEnd && now >= type.salesEnd)
   )
     return none;
-  let placed: { orderId: string | null; withinQuota: boolean };
+  let placed: FreeOrderOutcome;
   try {
     placed = await placeFreeOrder({
       db: ctx.db,
@@ -172,6 +173,9 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     ctx.log[expected ? 'debug' : 'error']({ err: error }, 'orders made together failed; this one takes the general path');
     return none;
   }
+  // Too few places and none held: the answer the general path would give, without taking its turn
+  // on the event's row (most buyers of a sold-out rush hear it).
+  if (placed.soldOut) throw new SoldOut(placed.soldOut);
   // Counted in the statement, made or not: the general path does not count it again, unless it was
   // over a quota, which the general path then refuses with the wait.
   if (!placed.orderId) return { ...none, quotaCounted: placed.withinQuota };

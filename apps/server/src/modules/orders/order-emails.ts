@@ -152,7 +152,9 @@ const OrderJobData = z.object({ orderId: z.string() });
 export const sendConfirmationJob = defineJob({
   name: 'orders.sendConfirmation',
   data: OrderJobData,
-  concurrency: 4,
+  // A rush makes thousands at once: two workers, each taking five at a time.
+  concurrency: 2,
+  batchSize: 5,
   async handler({ orderId }, { services, log }) {
     const [found] = await services.db.select({ status: order.status }).from(order).where(eq(order.id, orderId));
     // Refunded in full before the email went out: there is nothing left to confirm.

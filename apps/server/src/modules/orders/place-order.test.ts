@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrder } from '@admit/shared/orders';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -91,7 +92,28 @@ describe('free orders made in one statement', () => {
     ]);
     // 2 + 3 fit in the event's 6; the third order's 2 do not, and neither does the fourth once the third has not.
     expect(outcomes.map((one) => one.orderId !== null)).toEqual([true, true, false, false]);
+    // The third hears at once that one place is left; the fourth, which one place would fit, takes
+    // the general path (it would get that place there).
+    expect(outcomes.map((one) => one.soldOut)).toEqual([null, null, { requested: 2, remaining: 1 }, null]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 5, ticketType: 5, tickets: 5 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('tell a buyer sold out with what is left of the ticket type, but not while a hold that may end takes places', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+      capacity: 20,
+      ticketTypes: [{ capacity: 2 }, { capacity: 5, price: 1200 }],
+    });
+    const [free, paid] = ticketTypeIds as [string, string];
+    const outcomes = await place(eventId, free, [request(2), request(1, { buyer: 1 })]);
+    expect(outcomes.map((one) => one.soldOut)).toEqual([null, { ticketTypeId: free, requested: 1, remaining: 0 }]);
+
+    // A paid order holds a place of the event: an ended hold could give places back, so the general
+    // path answers (it releases ended holds before it says sold out).
+    const held = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: paid, quantity: 1 }] }, buyers[2]!.cookie);
+    expect(held.body.result.status).toBe('pending');
+    const [afterHold] = await place(eventId, free, [request(1, { buyer: 1 })]);
+    expect(afterHold).toEqual({ orderId: null, withinQuota: true, soldOut: null });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
@@ -100,7 +122,7 @@ describe('free orders made in one statement', () => {
     const sale = (await recentSaleInfo(t.db, eventId))!;
     await t.db.update(ticketType).set({ price: 500 }).where(eq(ticketType.id, ticketTypeIds[0]!));
     const outcomes = await placeFreeOrders({ db: t.db, sale, ticketTypeId: ticketTypeIds[0]!, requests: [request(1)] });
-    expect(outcomes).toEqual([{ orderId: null, withinQuota: true }]);
+    expect(outcomes).toEqual([{ orderId: null, withinQuota: true, soldOut: null }]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 0, ticketType: 0, tickets: 0 });
   });
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Locale } from '@admit/shared/locales';
+import type { SoldOutDetails } from '@admit/shared/orders';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { enqueueInStatement } from '../../platform/jobs/job-queue';
@@ -18,10 +19,12 @@ export interface FreeOrderRequest {
 }
 
 /**
- * For each request, in order: the order made for it, or null (it takes the general path to hear
- * why); and whether it was within its quotas (it was counted in them either way).
+ * For each request, in order: the order made for it, or null; whether it was within its quotas (it
+ * was counted in them either way); and, when it was not made only because too few places were left
+ * with none held (so no ended hold could give any back), what the buyer is told. Any other request
+ * made nothing for takes the general path to hear why.
  */
-export type FreeOrderOutcome = { orderId: string | null; withinQuota: boolean };
+export type FreeOrderOutcome = { orderId: string | null; withinQuota: boolean; soldOut: SoldOutDetails | null };
 
 /**
  * Free orders of one ticket type made in one statement, one round trip, with no transaction
@@ -92,14 +95,42 @@ export async function placeFreeOrders(input: {
     ${enqueueInStatement(sendConfirmationJob as never, sql`jsonb_build_object('orderId', placed.order_id)`, sql`placed`)}
   )
   select r.position, p.position is not null as placed,
-         (r.position in (select position from within_quota) or not exists (select 1 from quota_use)) as within_quota
-    from request r left join placed p on p.position = r.position`;
+         (r.position in (select position from within_quota) or not exists (select 1 from quota_use)) as within_quota,
+         r.position in (select position from eligible) and r.quantity <= room.max_per_order and room.held = 0 as definite,
+         room.event_places - coalesce((select sum(quantity) from placed), 0) as event_left,
+         room.type_places - coalesce((select sum(quantity) from placed), 0) as type_left
+    from request r left join placed p on p.position = r.position left join room on true`;
 
   const result = await db.execute(statement);
-  const rows = (result as unknown as { rows: { position: number; placed: boolean; within_quota: boolean }[] }).rows;
+  const rows = (result as unknown as { rows: PlacedRow[] }).rows;
   const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
-  return requests.map((_, position) => ({
-    orderId: byPosition.get(position)?.placed ? orderIds[position]! : null,
-    withinQuota: byPosition.get(position)?.within_quota === true,
-  }));
+  return requests.map((request, position) => {
+    const row = byPosition.get(position);
+    const withinQuota = row?.within_quota === true;
+    if (row?.placed) return { orderId: orderIds[position]!, withinQuota, soldOut: null };
+    return {
+      orderId: null,
+      withinQuota,
+      soldOut: row && withinQuota && row.definite ? soldOutOf(row, request, ticketTypeId) : null,
+    };
+  });
+}
+
+interface PlacedRow {
+  position: number;
+  placed: boolean;
+  within_quota: boolean;
+  /** Not made for want of places alone, with nothing held: no ended hold could change the answer. */
+  definite: boolean | null;
+  event_left: number | string | null;
+  type_left: number | string | null;
+}
+
+/** What takePlaces would answer at this moment: the event's places first, then the ticket type's. */
+function soldOutOf(row: PlacedRow, request: FreeOrderRequest, ticketTypeId: string): SoldOutDetails | null {
+  const eventLeft = Number(row.event_left);
+  const typeLeft = Number(row.type_left);
+  if (eventLeft < request.quantity) return { requested: request.quantity, remaining: Math.max(0, eventLeft) };
+  if (typeLeft < request.quantity) return { ticketTypeId, requested: request.quantity, remaining: Math.max(0, typeLeft) };
+  return null;
 }

@@ -97,6 +97,34 @@ describe('the job queue', () => {
     }
   });
 
+  it('runs the jobs a worker takes together each on its own: the one that fails is tried again, the others are not', async () => {
+    const tries: { text: string; retryCount: number }[] = [];
+    const job = defineJob<{ text: string }, unknown>({
+      name: 'test.batch',
+      data: z.object({ text: z.string() }),
+      retryLimit: 3,
+      retryDelaySeconds: 1,
+      concurrency: 1,
+      batchSize: 5,
+      async handler(data, ctx) {
+        tries.push({ text: data.text, retryCount: ctx.retryCount });
+        if (data.text === 'fails once' && ctx.retryCount === 0) throw new Error('fails on purpose');
+      },
+    });
+    const queue = await createJobQueue(database, log, [job] as never, fast);
+    try {
+      await database.db.transaction(async (tx) => {
+        for (const text of ['a', 'fails once', 'b']) await queue.enqueue(tx, job as never, { text });
+      });
+      await queue.work([job as never], {});
+      await expect.poll(() => tries.length, { timeout: 20_000, interval: 100 }).toBe(4);
+      await sleep(1_500);
+      expect(tries.map((one) => `${one.text} ${one.retryCount}`).sort()).toEqual(['a 0', 'b 0', 'fails once 0', 'fails once 1']);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('tries a failing job again, each wait at least twice the one before', async () => {
     const { job, tries } = recordingJob('test.backoff', { fail: (attempt) => attempt < 3 });
     const queue = await queueWith([job]);

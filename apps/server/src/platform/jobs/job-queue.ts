@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { performance } from 'node:perf_hooks';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { sql, type SQL } from 'drizzle-orm';
@@ -29,8 +30,14 @@ export interface JobDefinition<Data = unknown, Services = unknown> {
   retryLimit?: number;
   /** The first wait before a retry, in seconds (default 5). */
   retryDelaySeconds?: number;
-  /** How many of these jobs one process runs at a time (default 2). */
+  /** How many workers of this job one process runs (default 2). */
   concurrency?: number;
+  /**
+   * How many waiting jobs a worker takes at once and runs together (default 1): fewer trips to the
+   * queue, and one job's database round trips overlap another's work. Each job still succeeds or
+   * fails on its own.
+   */
+  batchSize?: number;
   /** How long one try may take before pg-boss counts it failed (default 5 minutes). */
   expireInSeconds?: number;
   handler(data: Data, ctx: JobContext<Services>): Promise<void>;
@@ -72,6 +79,28 @@ export interface JobQueueOptions {
   pollingIntervalSeconds?: number;
   /** How often tries whose process died are found and retried, and finished jobs archived. */
   maintenanceIntervalSeconds?: number;
+  /**
+   * Workers that share their process with requests (the embedded default): while answering
+   * requests keeps the process busy, each worker takes its next jobs only after the polling
+   * interval, so a sales rush's emails wait for its buyers' answers instead of slowing them.
+   */
+  yieldToRequests?: boolean;
+}
+
+/** Above this share of time spent running code, the process counts as busy (see yieldToRequests). */
+const busyUtilization = 0.8;
+
+/** Whether the event loop was busy over the last half second, sampled by an unref'd timer. */
+function busyMeter() {
+  let busy = false;
+  let last = performance.eventLoopUtilization();
+  const timer = setInterval(() => {
+    const now = performance.eventLoopUtilization();
+    busy = performance.eventLoopUtilization(now, last).utilization > busyUtilization;
+    last = now;
+  }, 500);
+  timer.unref();
+  return { busy: () => busy, stop: () => clearInterval(timer) };
 }
 
 const schema = 'pgboss';
@@ -115,6 +144,7 @@ export async function createJobQueue(
   }
   const known = new Set(jobs.map((job) => job.name));
   let supervisor: PgBoss | undefined;
+  let stopMeter: (() => void) | undefined;
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -149,27 +179,40 @@ export async function createJobQueue(
       });
       supervisor.on('error', (error: unknown) => log.error({ err: error }, 'job queue maintenance error'));
       await supervisor.start();
+      const meter = options.yieldToRequests ? busyMeter() : undefined;
+      stopMeter = meter?.stop;
       for (const definition of definitions) {
-        const handle = async (workerId: () => string, [job]: PgBoss.JobWithMetadata<unknown>[]) => {
-          const data = definition.data.parse(job!.data);
-          const jobLog = log.child({ job: definition.name, jobId: job!.id, retry: job!.retryCount });
+        const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
+          const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
           try {
-            await definition.handler(data as never, { services, log: jobLog, jobId: job!.id, retryCount: job!.retryCount });
+            const data = definition.data.parse(job.data);
+            await definition.handler(data as never, { services, log: jobLog, jobId: job.id, retryCount: job.retryCount });
           } catch (error) {
             jobLog.warn({ err: error }, 'job failed; it will be tried again');
-            throw error;
+            // Failed on its own: pg-boss then completes only the jobs of the batch still active.
+            await boss.fail(definition.name, job.id, { message: error instanceof Error ? error.message : String(error) });
+          }
+        };
+        const handle = async (workerId: () => string, jobs: PgBoss.JobWithMetadata<unknown>[]) => {
+          try {
+            await Promise.all(jobs.map(runOne));
           } finally {
-            // pg-boss waits out its polling interval after every fetch, even one that found a job:
-            // one job per worker per interval. Woken, the worker fetches the next one at once, and
-            // waits only when the queue is empty.
-            boss.notifyWorker(workerId());
+            // pg-boss waits out its polling interval after every fetch, even one that found jobs:
+            // one batch per worker per interval. Woken, the worker fetches the next at once, and
+            // waits only when the queue is empty (or, yielding to requests, while they keep the
+            // process busy).
+            if (!meter?.busy()) boss.notifyWorker(workerId());
           }
         };
         for (let worker = 0; worker < (definition.concurrency ?? 2); worker++) {
           let id = '';
           id = await boss.work(
             definition.name,
-            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5 },
+            {
+              batchSize: definition.batchSize ?? 1,
+              includeMetadata: true,
+              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
+            },
             (jobs: PgBoss.JobWithMetadata<unknown>[]) => handle(() => id, jobs),
           );
         }
@@ -194,6 +237,7 @@ export async function createJobQueue(
     },
 
     async stop({ graceful = true } = {}) {
+      stopMeter?.();
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
     },
