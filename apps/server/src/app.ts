@@ -37,6 +37,9 @@ import type { PaymentProvider } from './platform/payments/payment-provider';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
 
+
+/** Requests under way from which the web process counts as busy, and its own job workers wait. */
+const busyWithRequests = 16;
 export const callables = [
   ...orgsCallables,
   ...eventsCallables,
@@ -162,9 +165,15 @@ export async function buildApp(options: BuildAppOptions) {
 
   // Work nobody waits for (emails, hold expiry, refunds to send again) runs on the job queue: here,
   // in the embedded default, or in `npm run worker` processes (JOB_WORKERS=off).
-  // Workers in this process give way to its requests while they keep it busy (a sales rush).
+  // Workers in this process give way to its requests while many are under way (a sales rush).
+  let requestsUnderWay = 0;
+  app.addHook('onRequest', async (_request, reply) => {
+    requestsUnderWay += 1;
+    // Sent or cut off: the response closes either way.
+    reply.raw.once('close', () => (requestsUnderWay -= 1));
+  });
   const jobs = await createJobQueue(database, app.log, jobDefinitions as never, {
-    yieldToRequests: config.JOB_WORKERS === 'in-process',
+    yieldWhile: config.JOB_WORKERS === 'in-process' ? () => requestsUnderWay >= busyWithRequests : undefined,
     ...options.jobQueue,
   });
   if (config.JOB_WORKERS === 'in-process') {

@@ -12,7 +12,7 @@ declare module 'vitest' {
 
 /**
  * Migrates one PGlite database and saves it: each test file loads that snapshot (well under a
- * second) instead of starting a new one (seconds), as DESIGN §7 asks.
+ * second) instead of starting a new one (seconds): the server suite stays fast.
  */
 export default async function setup(project: TestProject) {
   const database = await openDatabase({ kind: 'pglite' });

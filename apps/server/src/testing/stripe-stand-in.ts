@@ -79,7 +79,7 @@ export interface StripeStandIn {
 }
 
 /**
- * Stands in for api.stripe.com in tests (DESIGN §7: fakes only at the network boundary), for the
+ * Stands in for api.stripe.com in tests (docs/style.md: fakes only at the network boundary), for the
  * calls the Stripe provider makes: create and read PaymentIntents, create and list refunds. Idempotency
  * keys behave as at Stripe: the first answer for a key is replayed, and the key cannot be reused
  * with other parameters. Listens on a free port of 127.0.0.1.

@@ -16,3 +16,22 @@ export async function recordActivity(
 ) {
   await tx.insert(orderActivity).values({ id: randomUUID(), orderId, kind, detail, actorId });
 }
+
+/**
+ * recordActivity for a line that must appear once whoever writes it (an email's "sent" line, which
+ * a job tried again may write again): `id` names the line. True when this call wrote it.
+ */
+export async function recordActivityOnce(
+  tx: Tx | Db,
+  id: string,
+  orderId: string,
+  kind: OrderActivityKind,
+  detail: Record<string, string | number | boolean | null> = {},
+): Promise<boolean> {
+  const written = await tx
+    .insert(orderActivity)
+    .values({ id, orderId, kind, detail })
+    .onConflictDoNothing()
+    .returning({ id: orderActivity.id });
+  return written.length > 0;
+}

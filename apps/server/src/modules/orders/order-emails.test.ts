@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { CallableContract } from '@admit/shared/callable';
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createMailer } from '../../platform/mail/mailer';
+import { outboxMessage } from '../../platform/mail/schema';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -186,6 +187,29 @@ describe('the confirmation email', () => {
       .from(orderActivity)
       .where(and(eq(orderActivity.orderId, orderId), eq(orderActivity.kind, 'email_sent')));
     expect(lines.at(-1)!.detail).toEqual({ kind: 'confirmation', to: buyer.email });
+  });
+
+  it('writes its timeline line once, also when the try that sent it stopped before writing the line', async () => {
+    const { orderId, buyer } = await paidOrder();
+    await t.settleJobs();
+    const sentLines = () =>
+      t.db
+        .select()
+        .from(orderActivity)
+        .where(and(eq(orderActivity.orderId, orderId), eq(orderActivity.kind, 'email_sent')));
+    expect(await sentLines()).toHaveLength(1);
+    // What a worker killed between the send and the line leaves: the email sent, no line.
+    await t.db.delete(orderActivity).where(and(eq(orderActivity.orderId, orderId), eq(orderActivity.kind, 'email_sent')));
+
+    // The job tried again sends nothing, and writes the line; a third try writes nothing more.
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(false);
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(false);
+    expect((await sentLines()).map((line) => line.detail)).toEqual([{ kind: 'confirmation', to: buyer.email }]);
+    const confirmations = await t.db
+      .select({ subject: outboxMessage.subject })
+      .from(outboxMessage)
+      .where(and(eq(outboxMessage.to, buyer.email), like(outboxMessage.subject, 'Your tickets%')));
+    expect(confirmations).toHaveLength(1);
   });
 
   it('is not sent for an order that is not paid', async () => {

@@ -4,7 +4,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
-import type { Mailer } from '../../platform/mail/mailer';
+import type { Email, Mailer } from '../../platform/mail/mailer';
 import {
   composeLatePaymentRefundNotice,
   composeOrderConfirmation,
@@ -14,7 +14,7 @@ import {
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { ticketsPdf } from '../tickets/tickets.api';
-import { recordActivity } from './order-activity';
+import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
 import { order, refund } from './schema';
 import { orderTopic } from './topics';
@@ -57,9 +57,15 @@ function recipientOf(found: Awaited<ReturnType<typeof findOrderWithEvent>>, publ
   };
 }
 
-async function recordSent(deps: OrderEmailDeps, orderId: string, detail: Record<string, string>) {
-  await recordActivity(deps.db, orderId, 'email_sent', detail);
-  deps.publish?.(orderTopic(orderId));
+/**
+ * Sends an email of an order once, and writes its "email sent" line on the order's timeline once:
+ * also when an earlier try sent it and stopped (a worker killed) before writing the line. False
+ * when an earlier try had sent it.
+ */
+async function sendOnce(deps: OrderEmailDeps, orderId: string, email: Email, key: string, detail: Record<string, string>) {
+  const sent = await deps.mailer.send(email, { idempotencyKey: key });
+  if (await recordActivityOnce(deps.db, `email:${key}`, orderId, 'email_sent', detail)) deps.publish?.(orderTopic(orderId));
+  return sent;
 }
 
 /**
@@ -93,9 +99,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     tickets,
     pdf: { filename: `${found.event.slug}-tickets.pdf`, content: pdf },
   });
-  if (!(await deps.mailer.send(email, { idempotencyKey: `order-confirmation:${orderId}` }))) return false;
-  await recordSent(deps, orderId, { kind: 'confirmation', to: found.order.email });
-  return true;
+  return sendOnce(deps, orderId, email, `order-confirmation:${orderId}`, { kind: 'confirmation', to: found.order.email });
 }
 
 /**
@@ -122,9 +126,11 @@ export async function sendRefundNotice(deps: OrderEmailDeps, refundId: string): 
     voidedTickets: given.ticketIds.length,
     validTicketsLeft: valid?.count ?? 0,
   });
-  if (!(await deps.mailer.send(email, { idempotencyKey: `refund-notice:${refundId}` }))) return false;
-  await recordSent(deps, given.orderId, { kind: 'refund', refundId, to: found.order.email });
-  return true;
+  return sendOnce(deps, given.orderId, email, `refund-notice:${refundId}`, {
+    kind: 'refund',
+    refundId,
+    to: found.order.email,
+  });
 }
 
 /**
@@ -141,9 +147,7 @@ export async function sendLatePaymentRefundNotice(deps: OrderEmailDeps, orderId:
     amount: found.order.refundedAmount,
     eventUrl: new URL(`/e/${encodeURIComponent(found.event.slug)}`, deps.publicUrl).toString(),
   });
-  if (!(await deps.mailer.send(email, { idempotencyKey: `late-payment-refund:${orderId}` }))) return false;
-  await recordSent(deps, orderId, { kind: 'late_payment_refund', to: found.order.email });
-  return true;
+  return sendOnce(deps, orderId, email, `late-payment-refund:${orderId}`, { kind: 'late_payment_refund', to: found.order.email });
 }
 
 const OrderJobData = z.object({ orderId: z.string() });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
 import type { z } from 'zod';
 import { sql, type SQL } from 'drizzle-orm';
@@ -80,28 +80,15 @@ export interface JobQueueOptions {
   /** How often tries whose process died are found and retried, and finished jobs archived. */
   maintenanceIntervalSeconds?: number;
   /**
-   * Workers that share their process with requests (the embedded default): while answering
-   * requests keeps the process busy, each worker takes its next jobs only after the polling
-   * interval, so a sales rush's emails wait for its buyers' answers instead of slowing them.
+   * For workers that share their process with requests (the embedded default): true while requests
+   * keep the process busy. Each worker then waits (up to 5 s at a time) before it takes more jobs,
+   * so a sales rush's emails wait for its buyers' answers instead of slowing them.
    */
-  yieldToRequests?: boolean;
+  yieldWhile?: () => boolean;
 }
 
-/** Above this share of time spent running code, the process counts as busy (see yieldToRequests). */
-const busyUtilization = 0.8;
-
-/** Whether the event loop was busy over the last half second, sampled by an unref'd timer. */
-function busyMeter() {
-  let busy = false;
-  let last = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
-    const now = performance.eventLoopUtilization();
-    busy = performance.eventLoopUtilization(now, last).utilization > busyUtilization;
-    last = now;
-  }, 500);
-  timer.unref();
-  return { busy: () => busy, stop: () => clearInterval(timer) };
-}
+/** How long a worker waits at most, between looks, while yieldWhile holds. */
+const yieldForMs = 5_000;
 
 const schema = 'pgboss';
 
@@ -144,7 +131,6 @@ export async function createJobQueue(
   }
   const known = new Set(jobs.map((job) => job.name));
   let supervisor: PgBoss | undefined;
-  let stopMeter: (() => void) | undefined;
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -179,8 +165,6 @@ export async function createJobQueue(
       });
       supervisor.on('error', (error: unknown) => log.error({ err: error }, 'job queue maintenance error'));
       await supervisor.start();
-      const meter = options.yieldToRequests ? busyMeter() : undefined;
-      stopMeter = meter?.stop;
       for (const definition of definitions) {
         const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
           const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
@@ -197,11 +181,12 @@ export async function createJobQueue(
           try {
             await Promise.all(jobs.map(runOne));
           } finally {
+            // Requests first: while they keep this process busy, the next jobs wait.
+            for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
             // pg-boss waits out its polling interval after every fetch, even one that found jobs:
             // one batch per worker per interval. Woken, the worker fetches the next at once, and
-            // waits only when the queue is empty (or, yielding to requests, while they keep the
-            // process busy).
-            if (!meter?.busy()) boss.notifyWorker(workerId());
+            // waits only when the queue is empty.
+            boss.notifyWorker(workerId());
           }
         };
         for (let worker = 0; worker < (definition.concurrency ?? 2); worker++) {
@@ -237,7 +222,6 @@ export async function createJobQueue(
     },
 
     async stop({ graceful = true } = {}) {
-      stopMeter?.();
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
     },
