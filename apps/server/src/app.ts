@@ -37,7 +37,6 @@ import type { PaymentProvider } from './platform/payments/payment-provider';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
 
-
 /** Requests under way from which the web process counts as busy, and its own job workers wait. */
 const busyWithRequests = 16;
 export const callables = [
