@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,6 +26,12 @@ export interface TopologyOptions {
   webSlots?: number;
   /** Worker processes (`npm run worker`). */
   workers: number;
+  /**
+   * The workers' CPU priority (nice, default 10): sharing one machine with the web processes, they
+   * use what the web processes leave, as they would on hosts of their own, instead of taking an
+   * even share while buyers wait. 0 shares the CPU evenly.
+   */
+  workerNice?: number;
   /** Connections from PgBouncer to PostgreSQL for all processes together (default 20, one web process's own pool). */
   serverPoolSize?: number;
   /** Where HAProxy listens (default a free port on 127.0.0.1). */
@@ -248,7 +254,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       });
       workers[index] = worker;
       started.push(worker);
-      log(`worker${index + 1}: pid ${worker.pid}`);
+      const nice = options.workerNice ?? 10;
+      if (nice !== 0) os.setPriority(worker.pid, nice);
+      log(`worker${index + 1}: pid ${worker.pid}${nice !== 0 ? `, nice ${nice}` : ''}`);
     };
     // The first web process migrates the database alone; the others and the workers start together.
     await startWeb(web[0]!);
