@@ -45,7 +45,8 @@ const connections = numberOption('BENCH_CONNECTIONS', 50);
 const warmUpWrites = 5;
 /**
  * Pause between serial writes, after every listener has seen the last one: with that wait, longer than
- * the hub's coalescing window (200 ms), so no write's NOTIFY is held back for the window of the one before.
+ * the hub's coalescing window (50 ms, platform/live/change-announcer.ts), so no write's NOTIFY is held
+ * back for the window of the one before.
  */
 const gapMs = 200;
 /** How long a serial write waits for every listener before the next one goes (a miss is counted, not hidden). */
