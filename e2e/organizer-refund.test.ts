@@ -124,4 +124,22 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
       .waitFor();
     await organizer.getByText('1 of 50 places taken').waitFor();
   });
+
+  it('shows the buyer the refunded ticket after the valid one, with no code to scan', async () => {
+    await buyer.setViewportSize({ width: 390, height: 844 });
+    await buyer.goto('/tickets');
+    const cards = buyer.getByRole('listitem', { name: 'Standing ticket for Late Jazz at the Harbour' });
+    await expect.poll(() => cards.count()).toBe(2);
+    await cards.nth(1).getByText('Refunded').waitFor();
+    await cards.nth(1).getByText('This ticket no longer admits anyone.').waitFor();
+    await cards
+      .nth(0)
+      .getByRole('img', { name: /^QR code of ticket / })
+      .waitFor();
+    await expect(cards.nth(1).getByRole('img').count()).resolves.toBe(0);
+    await expect(cards.nth(0).getByText('Refunded').count()).resolves.toBe(0);
+    await buyer.screenshot({ path: `${shots}/my-tickets-refunded-390.png`, fullPage: true });
+    await buyer.setViewportSize({ width: 1280, height: 900 });
+    await buyer.screenshot({ path: `${shots}/my-tickets-refunded-1280.png`, fullPage: true });
+  });
 });

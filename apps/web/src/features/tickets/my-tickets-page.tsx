@@ -1,15 +1,20 @@
 import { AnchorLink } from '../../lib/links';
 import { myTickets } from '@admit/shared/tickets';
-import { Badge, Card, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Center, Code, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatRange } from '../../lib/dates';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { TicketQr } from './ticket-qr';
+import { ticketsInOrder } from './tickets-in-order';
 
 export function MyTicketsPage() {
   const intl = useIntl();
   const { rows, isLoading, error } = useLiveQuery(myTickets, {});
+  // Which events have ended, as of when the page opened.
+  const [openedAt] = useState(() => Date.now());
+  const tickets = useMemo(() => rows && ticketsInOrder(rows, openedAt), [rows, openedAt]);
   return (
     <Stack gap="lg">
       <Title order={1}>
@@ -17,7 +22,7 @@ export function MyTicketsPage() {
       </Title>
       {error && <ErrorState error={error} />}
       {isLoading && <PageLoader />}
-      {rows && rows.length === 0 && (
+      {tickets && tickets.length === 0 && (
         <EmptyState title={intl.formatMessage({ id: 'myTickets.empty.title', defaultMessage: 'No tickets yet' })}>
           <FormattedMessage
             id="myTickets.empty.body"
@@ -25,9 +30,9 @@ export function MyTicketsPage() {
           />
         </EmptyState>
       )}
-      {rows && rows.length > 0 && (
+      {tickets && tickets.length > 0 && (
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {rows.map((ticket) => (
+          {tickets.map((ticket) => (
             <Card
               component="li"
               key={ticket.id}
@@ -46,23 +51,32 @@ export function MyTicketsPage() {
                 <Text size="sm" c="dimmed">
                   {ticket.venue}
                 </Text>
-                <TicketQr
-                  code={ticket.code}
-                  label={intl.formatMessage(
-                    { id: 'myTickets.qr', defaultMessage: 'QR code of ticket {code}' },
-                    { code: ticket.code },
-                  )}
-                />
+                {ticket.status === 'valid' ? (
+                  <TicketQr
+                    code={ticket.code}
+                    label={intl.formatMessage(
+                      { id: 'myTickets.qr', defaultMessage: 'QR code of ticket {code}' },
+                      { code: ticket.code },
+                    )}
+                  />
+                ) : (
+                  // A refunded ticket shows nothing to scan: a code on the screen would look valid.
+                  <Center w={180} h={180} bg="var(--mantine-color-gray-1)" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+                    <Stack gap={4} align="center" px="md">
+                      <Text fw={700} c="red.8">
+                        <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
+                      </Text>
+                      <Text size="sm" c="gray.7">
+                        <FormattedMessage id="myTickets.refundedNote" defaultMessage="This ticket no longer admits anyone." />
+                      </Text>
+                    </Stack>
+                  </Center>
+                )}
                 <Group gap="xs" justify="center">
                   <Badge variant="light">{ticket.ticketTypeName}</Badge>
-                  {ticket.status === 'void' && (
-                    <Badge color="red">
-                      <FormattedMessage id="myTickets.void" defaultMessage="Void" />
-                    </Badge>
-                  )}
                 </Group>
                 <Text size="sm">{ticket.holderName}</Text>
-                <Code>{ticket.code}</Code>
+                {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
                 <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
                   <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
                 </AnchorLink>
