@@ -29,10 +29,21 @@ const withIsoTimes = <T extends { startsAt: Date; endsAt: Date }>(row: T) => ({
   endsAt: row.endsAt.toISOString(),
 });
 
+/**
+ * What a buyer can still take: the event's places left, but no more than its visible ticket types
+ * whose sales have not ended have left between them (an event of 100 places with types of 30 and
+ * 40 has 70 to sell).
+ */
+const remainingToBuy = sql<number>`least(
+  ${event.capacity} - ${event.sold} - ${event.held},
+  (select coalesce(sum(greatest(0, t.capacity - t.sold - t.held)), 0) from ticket_type t
+    where t.event_id = ${event.id} and not t.hidden and (t.sales_end is null or t.sales_end > now()))
+)::int`;
+
 const publicColumns = {
   ...eventColumns,
   organizationName: organization.name,
-  remaining: sql<number>`${event.capacity} - ${event.sold} - ${event.held}`,
+  remaining: remainingToBuy,
 };
 
 export const publicEventLive = defineLiveQuery(publicEvent, {
