@@ -26,7 +26,12 @@ describe('a person turns on two-factor authentication and is asked for a code at
 
   it('turns it on from the account page with the password, the QR code and a code from the app', async () => {
     await page.goto('/account');
+    // Without the password: asked for next to its field, not called wrong.
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    await page.getByText('This field is required.').waitFor();
+    expect(await page.getByText('Your password is not right.').count()).toBe(0);
     await page.getByRole('textbox', { name: 'Your password' }).fill(password);
+    expect(await page.getByText('This field is required.').count()).toBe(0);
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
     secret = (await page.getByTestId('totp-secret').innerText()).trim();

@@ -1,5 +1,17 @@
 import { AnchorLink, ButtonLink } from '../lib/links';
-import { ActionIcon, AppShell, Burger, Container, Group, Menu, NativeSelect, Stack, Text, UnstyledButton } from '@mantine/core';
+import {
+  ActionIcon,
+  AppShell,
+  Box,
+  Burger,
+  Container,
+  Group,
+  Menu,
+  NativeSelect,
+  Stack,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -59,7 +71,7 @@ function AccountMenu() {
         <ButtonLink to="/sign-in" variant="subtle" size="sm">
           <FormattedMessage id="shell.signIn" defaultMessage="Sign in" />
         </ButtonLink>
-        <ButtonLink to="/sign-up" size="sm" visibleFrom="xs">
+        <ButtonLink to="/sign-up" size="sm">
           <FormattedMessage id="shell.signUp" defaultMessage="Sign up" />
         </ButtonLink>
       </Group>
@@ -146,7 +158,10 @@ export function Shell() {
               </Group>
             </Group>
             <Group gap="sm" wrap="nowrap">
-              <LocaleSwitcher />
+              {/* On a phone it is in the menu, leaving the header room for signing in and up. */}
+              <Box visibleFrom="sm">
+                <LocaleSwitcher />
+              </Box>
               <AccountMenu />
             </Group>
           </Group>
@@ -157,6 +172,7 @@ export function Shell() {
         <AppShell.Navbar p="md" aria-label={intl.formatMessage({ id: 'shell.mobileNav', defaultMessage: 'Navigation' })}>
           <Stack>
             <NavLinks onNavigate={close} />
+            <LocaleSwitcher />
           </Stack>
         </AppShell.Navbar>
       )}

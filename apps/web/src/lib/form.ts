@@ -24,6 +24,9 @@ const messages = untyped(
   }),
 );
 
+/** "This field is required.", for a field checked by hand rather than by a schema. */
+export const requiredMessage = (intl: IntlShape): string => intl.formatMessage(messages.required);
+
 // The few custom refinements in packages/shared, by their (English) message.
 const customMessages: Record<string, keyof typeof messages> = {
   'The event must end after it starts': 'endBeforeStart',

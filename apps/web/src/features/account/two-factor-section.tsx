@@ -17,6 +17,7 @@ import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { authClient, useSession } from '../../lib/auth-client';
+import { requiredMessage } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 import { useHasPassword } from './use-has-password';
 
@@ -66,6 +67,7 @@ export function TwoFactorSection() {
   const session = useSession();
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<'disabled' | null>(null);
@@ -87,8 +89,16 @@ export function TwoFactorSection() {
     return result.data;
   }
 
+  /** An empty password is asked for next to its field, not sent to be refused as wrong. */
+  function passwordMissing() {
+    const missing = hasPassword && password === '';
+    setPasswordError(missing ? requiredMessage(intl) : null);
+    return missing;
+  }
+
   async function start(event: FormEvent) {
     event.preventDefault();
+    if (passwordMissing()) return;
     const data = await run(() => authClient.twoFactor.enable(hasPassword ? { password } : {}));
     if (!data || data.method !== 'totp') return;
     setPassword('');
@@ -106,6 +116,7 @@ export function TwoFactorSection() {
 
   async function disable(event: FormEvent) {
     event.preventDefault();
+    if (passwordMissing()) return;
     const data = await run(() => authClient.twoFactor.disable(hasPassword ? { password } : {}));
     if (!data) return;
     setPassword('');
@@ -123,7 +134,11 @@ export function TwoFactorSection() {
       autoComplete="current-password"
       required
       value={password}
-      onChange={(event) => setPassword(event.currentTarget.value)}
+      error={passwordError}
+      onChange={(event) => {
+        setPassword(event.currentTarget.value);
+        setPasswordError(null);
+      }}
     />
   );
 
