@@ -85,9 +85,12 @@ describe('two doors check people in, with and without a network', () => {
   });
 
   it('finds a person by name and checks them in from the list', async () => {
+    await doorOne.getByRole('textbox', { name: 'Ticket code or name' }).fill('zzxq');
+    await doorOne.getByRole('status').getByText('No one found for “zzxq”.').waitFor();
     await doorOne.getByRole('textbox', { name: 'Ticket code or name' }).fill('olivia');
     const found = doorOne.getByRole('table', { name: 'People found' });
     await found.waitFor();
+    expect(await doorOne.getByText(/^No one found/).count()).toBe(0);
     await found.getByRole('button', { name: 'Check in Olivia Organizer' }).first().click();
     await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('accepted');
     await doorTwo.getByText('2 of 4 checked in').waitFor();
@@ -108,6 +111,8 @@ describe('two doors check people in, with and without a network', () => {
   it('takes an admission back with Undo', async () => {
     await doorOne.getByRole('button', { name: 'Undo admission' }).click();
     await expect.poll(() => verdict(doorOne).getAttribute('data-result')).toBe('undone');
+    await verdict(doorOne).getByText('Not admitted: the ticket can be scanned again.').waitFor();
+    await screenshots(doorOne, 'scanner-undone');
     await doorTwo.getByText('1 of 4 checked in').waitFor();
   });
 

@@ -166,7 +166,9 @@ export async function buildApp(options: BuildAppOptions) {
   // in the embedded default, or in `npm run worker` processes (JOB_WORKERS=off).
   // Workers in this process give way to its requests while many are under way (a sales rush).
   let requestsUnderWay = 0;
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', async (request, reply) => {
+    // A /live upgrade becomes a socket, not a request under way (and its response never closes).
+    if (request.headers.upgrade) return;
     requestsUnderWay += 1;
     // Sent or cut off: the response closes either way.
     reply.raw.once('close', () => (requestsUnderWay -= 1));
@@ -190,7 +192,14 @@ export async function buildApp(options: BuildAppOptions) {
   // Stopped before the hub and the database: tries under way finish first.
   app.addHook('onClose', async () => jobs.stop());
   // GET /metrics for the operator's Prometheus; who may read it: decision 0033.
-  const metrics = registerMetrics(app, { config, database, live: hub, jobs, queues: jobDefinitions.map((job) => job.name) });
+  const metrics = registerMetrics(app, {
+    config,
+    database,
+    live: hub,
+    jobs,
+    queues: jobDefinitions.map((job) => job.name),
+    requestsUnderWay: () => requestsUnderWay,
+  });
 
   app.get('/healthz', async (_request, reply) => {
     try {

@@ -137,6 +137,8 @@ describe('GET /metrics without METRICS_TOKEN, outside production', () => {
 
     expect(valueOf(samples, 'admit_live_sockets')).toBe(2);
     expect(valueOf(samples, 'admit_live_subscriptions')).toBe(1);
+    // The scrape itself is the one request under way: a socket is not one.
+    expect(valueOf(samples, 'admit_http_requests_in_flight')).toBe(1);
     expect(valueOf(samples, 'admit_live_sockets_refused_total')).toBe(1);
     // The refused upgrade is a request answered 429; the sockets are counted as sockets.
     expect(samples.filter((sample) => sample.name === 'admit_http_requests_total' && sample.labels.route === '/live')).toEqual([
@@ -318,7 +320,14 @@ describe('who may read GET /metrics when METRICS_TOKEN is set, or in production'
       maxSocketsPerAccount: 1,
     });
 
-    const metrics = registerMetrics(app, { config, database: t.database, live: hub, jobs: t.jobs, queues: [] });
+    const metrics = registerMetrics(app, {
+      config,
+      database: t.database,
+      live: hub,
+      jobs: t.jobs,
+      queues: [],
+      requestsUnderWay: () => 0,
+    });
 
     expect(metrics.measureCallables).toBeUndefined();
     expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);

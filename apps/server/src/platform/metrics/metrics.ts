@@ -1,6 +1,6 @@
 import { callableErrorCodeFromHttpStatus, callableErrorCodeOf } from '@admit/shared/callable';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config';
 import type { Database } from '../db/database';
 import type { JobQueue } from '../jobs/job-queue';
@@ -20,6 +20,8 @@ export interface MetricsSources {
   jobs: Pick<JobQueue, 'depth'>;
   /** Every job queue's name, so that an empty queue is reported at 0. */
   queues: string[];
+  /** HTTP requests this process is answering now (not /live sockets). */
+  requestsUnderWay: () => number;
 }
 
 /** Measures the calls of `registerCallables` (see CallableDeps.measure). */
@@ -40,6 +42,14 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   collectDefaultMetrics({ register: registry });
   measureRequests(app, registry);
   collectLive(registry, sources.live);
+  new Gauge({
+    name: 'admit_http_requests_in_flight',
+    help: 'HTTP requests this process is answering now; from 16 on, its own job workers wait (a rush)',
+    registers: [registry],
+    collect() {
+      this.set(sources.requestsUnderWay());
+    },
+  });
   collectJobQueues(registry, { jobs: sources.jobs, queues: sources.queues, log: app.log });
   collectDatabase(registry, sources.database);
 

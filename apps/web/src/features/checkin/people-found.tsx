@@ -26,8 +26,20 @@ export const PeopleFound = memo(function PeopleFound({
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [index, attendees, query],
   );
-  if (matches.length === 0) return null;
-  return <SearchResults rows={matches} onCheckIn={onCheckIn} />;
+  const nobody = query.length >= 2 && matches.length === 0;
+  return (
+    <>
+      {/* Always there, so that a screen reader hears it when the search finds no one. */}
+      <div role="status">
+        {nobody && (
+          <Text size="sm" c="gray.7">
+            <FormattedMessage id="scanner.search.none" defaultMessage="No one found for “{query}”." values={{ query }} />
+          </Text>
+        )}
+      </div>
+      {matches.length > 0 && <SearchResults rows={matches} onCheckIn={onCheckIn} />}
+    </>
+  );
 });
 
 function SearchResults({ rows, onCheckIn }: { rows: AttendeeRow[]; onCheckIn: (row: AttendeeRow) => void }) {

@@ -1,5 +1,5 @@
 import { undoWindowMs } from '@admit/shared/checkin';
-import { IconAlertTriangle, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
+import { IconAlertTriangle, IconArrowBackUp, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { verdictOf, type ScanEntry } from './scan-log';
@@ -11,6 +11,8 @@ const looks = {
   duplicate: { color: 'orange', Icon: IconAlertTriangle },
   void: { color: 'red', Icon: IconCircleX },
   unknown: { color: 'red', Icon: IconCircleX },
+  // Taken back: nobody was let in, so it must not look like an admission.
+  undone: { color: 'gray', Icon: IconArrowBackUp },
 } as const;
 
 /** Mantine's shades of a colour, as the variables the verdict's CSS reads. */
@@ -24,7 +26,7 @@ const shades = (color: string) =>
 export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () => void }) {
   const intl = useIntl();
   const verdict = verdictOf(entry);
-  const { color, Icon } = looks[verdict.result];
+  const { color, Icon } = looks[entry.undone ? 'undone' : verdict.result];
   // The undo button goes when its minute is up (the parent keys this by scan, so it starts afresh).
   const [undoOpen, setUndoOpen] = useState(true);
   useEffect(() => {
@@ -61,6 +63,11 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
         </p>
       </div>
       {verdict.holderName && <p className={classes.name}>{verdict.holderName}</p>}
+      {entry.undone && (
+        <p className={classes.strong}>
+          <FormattedMessage id="scanner.verdict.undoneHint" defaultMessage="Not admitted: the ticket can be scanned again." />
+        </p>
+      )}
       {verdict.ticketTypeName && <p className={classes.line}>{verdict.ticketTypeName}</p>}
       {verdict.result === 'duplicate' && verdict.first && (
         <p className={classes.strong}>
