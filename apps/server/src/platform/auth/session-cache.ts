@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/database';
+import { addToSet, removeFromSet } from '../set-index';
 import { randomUUID } from 'node:crypto';
 import { headersOf, type Auth, type SessionUser } from './auth';
 
@@ -41,8 +42,8 @@ export function createSessionCache(auth: Auth, options: { maxAgeMs?: number; max
     const entry = byCredential.get(credential);
     byCredential.delete(credential);
     if (!entry?.session) return;
-    credentialsOfSession.get(entry.session.id)?.delete(credential);
-    credentialsOfUser.get(entry.session.user.id)?.delete(credential);
+    removeFromSet(credentialsOfSession, entry.session.id, credential);
+    removeFromSet(credentialsOfUser, entry.session.user.id, credential);
   };
   const forgetAll = (index: Map<string, Set<string>>, key: string) => {
     for (const credential of [...(index.get(key) ?? [])]) forget(credential);
@@ -52,13 +53,8 @@ export function createSessionCache(auth: Auth, options: { maxAgeMs?: number; max
     if (byCredential.size >= maxEntries) byCredential.delete(byCredential.keys().next().value!);
     byCredential.set(credential, { session, until: Date.now() + maxAgeMs });
     if (!session) return;
-    const index = (map: Map<string, Set<string>>, key: string) => {
-      let set = map.get(key);
-      if (!set) map.set(key, (set = new Set()));
-      set.add(credential);
-    };
-    index(credentialsOfSession, session.id);
-    index(credentialsOfUser, session.user.id);
+    addToSet(credentialsOfSession, session.id, credential);
+    addToSet(credentialsOfUser, session.user.id, credential);
   };
 
   /** What identifies the caller: the session cookie, or the bearer token (null: nobody signed in). */

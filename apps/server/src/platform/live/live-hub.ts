@@ -4,15 +4,19 @@ import { LiveClientMessage } from '@admit/shared/live';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebSocket } from 'ws';
-import type { SessionUser } from '../auth/auth';
 import { session as sessionTable } from '../auth/schema';
 import type { Database } from '../db/database';
 import { CallableError, callableErrorFromDatabase } from '../http/callable-error';
 import { SocketAdmission, type LiveLimits } from './live-limits';
-import type { LiveContext, LiveQuery } from './live-query';
+import type { LiveQuery } from './live-query';
 import { ChangeAnnouncer, changesChannel } from './change-announcer';
+import { liveCloseCodes, type Connection, type LiveSession, type Subscription } from './live-connections';
 import { rowChanges } from './row-changes';
+import { addToSet, removeFromSet } from '../set-index';
+import { SharedLoads } from './shared-loads';
 import { addChange, splitTopic, topicWithKeys, type TopicChanges } from './topic-keys';
+
+export { liveCloseCodes, type LiveSession } from './live-connections';
 
 /**
  * `session:<id>` when a session row is deleted, `user:<id>` when a person's membership is removed or
@@ -21,55 +25,12 @@ import { addChange, splitTopic, topicWithKeys, type TopicChanges } from './topic
  */
 const accessChannel = 'admit_access';
 
-/** Close codes the browser's client knows (apps/web/src/lib/live.ts, docs/contracts.md). */
-export const liveCloseCodes = {
-  /** The session ended: reconnect at once, as the person (or nobody) the browser now is. */
-  sessionEnded: 4401,
-  /** RFC 6455 "Try Again Later": the socket fell too far behind; reconnect after a pause. */
-  tryAgainLater: 1013,
-} as const;
-
-interface Subscription {
-  id: string;
-  socket: Connection;
-  query: LiveQuery;
-  params: unknown;
-  rows: Map<string, string>;
-  topics: Set<string>;
-  version: number;
-  running: boolean;
-  /** What changed since the running read started: read again once it is done. */
-  pending: TopicChanges | null;
-  closed: boolean;
-}
-
-/** Loads in flight by (query, params, user): identical subscriptions share one. */
-type LoadMemo = Map<string, Promise<{ rows: LiveRow[]; next: Map<string, string> }>>;
-
-interface Connection {
-  socket: WebSocket;
-  ctx: LiveContext;
-  /** The session the upgrade request carried; its end closes the socket. */
-  sessionId: string | null;
-  subscriptions: Map<string, Subscription>;
-  /** Set once the hub let go of the socket (closed, or closing with its last frames unsent). */
-  closed: boolean;
-  /** The largest message sent on this socket, in bytes: a slow client may still be reading it. */
-  largestMessageBytes: number;
-}
-
-/** Who opened a socket: the session found on the upgrade request and its person. */
-export interface LiveSession {
-  id: string;
-  user: SessionUser;
-}
-
 /**
  * Serves live queries on /live: a snapshot, then changes, whenever a topic the rows depend on is
  * published by any server instance (PostgreSQL LISTEN/NOTIFY carries the topics between them).
  * Longer than most files on purpose: sockets, their subscriptions and the reads they share are one
  * piece of state, and splitting the class would spread it; what stands apart is in its own files
- * (change-announcer.ts, row-changes.ts, topic-keys.ts, live-limits.ts).
+ * (change-announcer.ts, row-changes.ts, topic-keys.ts, live-limits.ts, shared-loads.ts).
  */
 export class LiveHub {
   private readonly queries = new Map<string, LiveQuery>();
@@ -77,11 +38,7 @@ export class LiveHub {
   private readonly announcer: ChangeAnnouncer;
   private unlisten: (() => Promise<void>) | undefined;
   private versionClock = 0;
-  /**
-   * Loads in flight that started after the latest notification (replaced on each one): such a load
-   * sees every commit announced so far, so any subscription woken by it may take its rows.
-   */
-  private loads: LoadMemo = new Map();
+  private readonly loads = new SharedLoads();
   private readonly bySession = new Map<string, Set<Connection>>();
   private readonly byUser = new Map<string, Set<Connection>>();
   private readonly admission: SocketAdmission;
@@ -130,7 +87,7 @@ export class LiveHub {
   }
 
   private onNotification(payload: string) {
-    this.loads = new Map();
+    this.loads.renew();
     const changesOf = new Map<Subscription, TopicChanges>();
     for (const published of payload.split('\n')) {
       const { topic } = splitTopic(published);
@@ -154,7 +111,7 @@ export class LiveHub {
       const connections = this.byUser.get(id);
       if (!connections) return;
       // Loads in flight began before the change: none may be shared with the reads it asks for.
-      this.loads = new Map();
+      this.loads.renew();
       // Every read checks permissions again: what the person may no longer see ends with an error,
       // what a new role shows differently arrives as changes. Their other subscriptions stay.
       for (const connection of connections)
@@ -180,8 +137,8 @@ export class LiveHub {
     };
     this.connections.add(connection);
     if (session) {
-      addTo(this.bySession, session.id, connection);
-      addTo(this.byUser, session.user.id, connection);
+      addToSet(this.bySession, session.id, connection);
+      addToSet(this.byUser, session.user.id, connection);
       void this.confirmSession(connection, session.id);
     }
     socket.on('message', (raw) => {
@@ -239,8 +196,8 @@ export class LiveHub {
     connection.closed = true;
     this.connections.delete(connection);
     for (const id of [...connection.subscriptions.keys()]) this.unsubscribe(connection, id);
-    if (connection.sessionId) removeFrom(this.bySession, connection.sessionId, connection);
-    if (connection.ctx.user) removeFrom(this.byUser, connection.ctx.user.id, connection);
+    if (connection.sessionId) removeFromSet(this.bySession, connection.sessionId, connection);
+    if (connection.ctx.user) removeFromSet(this.byUser, connection.ctx.user.id, connection);
   }
 
   private subscribe(connection: Connection, message: Extract<LiveClientMessage, { type: 'subscribe' }>) {
@@ -346,25 +303,7 @@ export class LiveHub {
     let rows: LiveRow[];
     let next: Map<string, string>;
     try {
-      // The rows depend on the query, its params, who asks (load checks permissions) and the keys asked for: nothing else.
-      const named = keys ? JSON.stringify([...keys].map(([topic, list]) => [topic, [...list].sort()])) : '';
-      const key = `${query.contract.name}\n${JSON.stringify(subscription.params)}\n${connection.ctx.user?.id ?? ''}\n${named}`;
-      const loads = this.loads;
-      let loading = loads.get(key);
-      if (!loading) {
-        const reading = keys
-          ? query.keyed!.load(subscription.params, keys, connection.ctx)
-          : query.load(subscription.params, connection.ctx);
-        loading = reading.then((loaded) => {
-          const parsed = loaded.map((row) => query.contract.row.parse(row));
-          return { rows: parsed, next: new Map(parsed.map((row) => [row.id, JSON.stringify(row)])) };
-        });
-        loads.set(key, loading);
-        // Shared only while in flight: rows kept longer would miss what changes without a topic (now()).
-        const settled = () => void (loads.get(key) === loading && loads.delete(key));
-        loading.then(settled, settled);
-      }
-      ({ rows, next } = await loading);
+      ({ rows, next } = await this.loads.read(query, subscription.params, connection.ctx, keys));
     } catch (error) {
       if (subscription.closed) return;
       const known = error instanceof CallableError ? error : callableErrorFromDatabase(error);
@@ -433,16 +372,4 @@ export class LiveHub {
     for (const connection of this.connections) subscriptions += connection.subscriptions.size;
     return { sockets: this.connections.size, subscriptions, refusedSockets: this.refusedSockets };
   }
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
-  let set = map.get(key);
-  if (!set) map.set(key, (set = new Set()));
-  set.add(value);
-}
-
-function removeFrom<K, V>(map: Map<K, Set<V>>, key: K, value: V) {
-  const set = map.get(key);
-  set?.delete(value);
-  if (set?.size === 0) map.delete(key);
 }
