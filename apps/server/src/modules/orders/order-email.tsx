@@ -1,19 +1,5 @@
-import {
-  Body,
-  Button,
-  Column,
-  Container,
-  Head,
-  Heading,
-  Hr,
-  Html,
-  Img,
-  Link,
-  Preview,
-  Row,
-  Section,
-  Text,
-} from '@react-email/components';
+import { Column, Heading, Hr, Img, Row, Section, Text } from '@react-email/components';
+import { EmailFrame, emailStyles } from '../../platform/mail/email-frame';
 
 export interface OrderSummaryProps {
   reference: string;
@@ -51,12 +37,8 @@ export interface OrderEmailProps {
   footer: string;
 }
 
-const brand = '#1c7ed6';
 const styles = {
-  body: { backgroundColor: '#f1f3f5', fontFamily: '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif', margin: 0 },
-  container: { backgroundColor: '#ffffff', borderRadius: 8, margin: '32px auto', maxWidth: 560, padding: '32px 28px' },
-  wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: '0 0 24px' },
-  text: { color: '#212529', fontSize: 16, lineHeight: '24px', margin: '0 0 16px' },
+  ...emailStyles,
   eventTitle: { color: '#212529', fontSize: 20, fontWeight: 700, lineHeight: '28px', margin: '0 0 8px' },
   label: { color: '#868e96', fontSize: 13, lineHeight: '20px', margin: 0, width: 72, verticalAlign: 'top' as const },
   value: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '0 0 6px' },
@@ -73,20 +55,7 @@ const styles = {
     margin: '8px 0 0',
     wordBreak: 'break-all' as const,
   },
-  button: {
-    backgroundColor: brand,
-    borderRadius: 6,
-    color: '#ffffff',
-    display: 'inline-block',
-    fontSize: 16,
-    fontWeight: 600,
-    padding: '12px 20px',
-    textDecoration: 'none',
-  },
-  small: { color: '#495057', fontSize: 13, lineHeight: '20px', margin: '0 0 12px' },
-  link: { color: brand, wordBreak: 'break-all' as const },
   rule: { borderColor: '#e9ecef', margin: '16px 0' },
-  footer: { color: '#868e96', fontSize: 12, lineHeight: '18px', margin: 0 },
 };
 
 function OrderSummary(props: OrderSummaryProps) {
@@ -142,54 +111,25 @@ function TicketCard(props: TicketCardProps) {
 }
 
 /** The layout of the emails about an order: its confirmation with the tickets, and its refunds. */
-export function OrderEmail(props: OrderEmailProps) {
+export function OrderEmail({ summary, tickets, notes, ...frame }: OrderEmailProps) {
   return (
-    <Html lang={props.lang}>
-      <Head />
-      <Preview>{props.preview}</Preview>
-      <Body style={styles.body}>
-        <Container style={styles.container}>
-          <Heading as="h1" style={styles.wordmark}>
-            Admit
+    <EmailFrame {...frame} width={560}>
+      {summary && <OrderSummary {...summary} />}
+      {tickets && (
+        <Section>
+          <Heading as="h2" style={styles.heading}>
+            {tickets.heading}
           </Heading>
-          <Text style={styles.text}>{props.greeting}</Text>
-          {props.paragraphs.map((paragraph) => (
-            <Text key={paragraph} style={styles.text}>
-              {paragraph}
-            </Text>
+          {tickets.items.map((item) => (
+            <TicketCard key={item.code} {...item} />
           ))}
-          {props.summary && <OrderSummary {...props.summary} />}
-          {props.tickets && (
-            <Section>
-              <Heading as="h2" style={styles.heading}>
-                {props.tickets.heading}
-              </Heading>
-              {props.tickets.items.map((item) => (
-                <TicketCard key={item.code} {...item} />
-              ))}
-            </Section>
-          )}
-          {props.notes.map((note) => (
-            <Text key={note} style={styles.small}>
-              {note}
-            </Text>
-          ))}
-          <Section style={{ margin: '24px 0' }}>
-            <Button href={props.action.url} style={styles.button}>
-              {props.action.label}
-            </Button>
-          </Section>
-          {/* The plain-text part has the link right after the button's words already. */}
-          <Text style={styles.small} data-skip-in-text>
-            {props.buttonFallback}{' '}
-            <Link href={props.action.url} style={styles.link}>
-              {props.action.url}
-            </Link>
-          </Text>
-          <Hr style={{ borderColor: '#e9ecef', margin: '24px 0 16px' }} />
-          <Text style={styles.footer}>{props.footer}</Text>
-        </Container>
-      </Body>
-    </Html>
+        </Section>
+      )}
+      {notes.map((note) => (
+        <Text key={note} style={styles.small}>
+          {note}
+        </Text>
+      ))}
+    </EmailFrame>
   );
 }

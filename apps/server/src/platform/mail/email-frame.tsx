@@ -1,0 +1,83 @@
+import type { ReactNode } from 'react';
+import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+
+const brand = '#1c7ed6';
+
+/** The styles every Admit email shares (inline: mail apps drop style sheets). */
+export const emailStyles = {
+  body: { backgroundColor: '#f1f3f5', fontFamily: '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif', margin: 0 },
+  container: { backgroundColor: '#ffffff', borderRadius: 8, margin: '32px auto', padding: '32px 28px' },
+  wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: '0 0 24px' },
+  text: { color: '#212529', fontSize: 16, lineHeight: '24px', margin: '0 0 16px' },
+  button: {
+    backgroundColor: brand,
+    borderRadius: 6,
+    color: '#ffffff',
+    display: 'inline-block',
+    fontSize: 16,
+    fontWeight: 600,
+    padding: '12px 20px',
+    textDecoration: 'none',
+  },
+  small: { color: '#495057', fontSize: 13, lineHeight: '20px', margin: '0 0 12px' },
+  link: { color: brand, wordBreak: 'break-all' as const },
+  footer: { color: '#868e96', fontSize: 12, lineHeight: '18px', margin: 0 },
+};
+
+export interface EmailFrameProps {
+  lang: string;
+  /** The line mail apps show next to the subject. */
+  preview: string;
+  greeting: string;
+  /** What happened, one paragraph each. */
+  paragraphs: string[];
+  action: { label: string; url: string };
+  /** "If the button does not work, open this address:", before the address itself. */
+  buttonFallback: string;
+  footer: string;
+  /** The content's width in pixels. */
+  width: number;
+  /** Between the paragraphs and the button (an order's summary and tickets). */
+  children?: ReactNode;
+  /** Small print right after the button (how long a link works). */
+  afterAction?: string;
+}
+
+/** What every Admit email is made of: the wordmark, a greeting, paragraphs, one button, the footer. */
+export function EmailFrame(props: EmailFrameProps) {
+  return (
+    <Html lang={props.lang}>
+      <Head />
+      <Preview>{props.preview}</Preview>
+      <Body style={emailStyles.body}>
+        <Container style={{ ...emailStyles.container, maxWidth: props.width }}>
+          <Heading as="h1" style={emailStyles.wordmark}>
+            Admit
+          </Heading>
+          <Text style={emailStyles.text}>{props.greeting}</Text>
+          {props.paragraphs.map((paragraph) => (
+            <Text key={paragraph} style={emailStyles.text}>
+              {paragraph}
+            </Text>
+          ))}
+          {props.children}
+          <Section style={{ margin: '24px 0' }}>
+            <Button href={props.action.url} style={emailStyles.button}>
+              {props.action.label}
+            </Button>
+          </Section>
+          {props.afterAction && <Text style={emailStyles.small}>{props.afterAction}</Text>}
+          {/* The plain-text part has the link right after the button's words already. */}
+          <Text style={emailStyles.small} data-skip-in-text>
+            {props.buttonFallback}{' '}
+            <Link href={props.action.url} style={emailStyles.link}>
+              {props.action.url}
+            </Link>
+          </Text>
+          <Hr style={{ borderColor: '#e9ecef', margin: '24px 0 16px' }} />
+          <Text style={emailStyles.footer}>{props.footer}</Text>
+        </Container>
+      </Body>
+    </Html>
+  );
+}
