@@ -33,7 +33,7 @@ describe('a buyer deletes their account and the organizer keeps an anonymous ord
     await organizer.getByRole('textbox', { name: 'Capacity', exact: true }).fill('5');
     await organizer.getByLabel('Limit per order').fill('2');
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
-    await organizer.getByRole('cell', { name: 'Standing' }).waitFor();
+    await organizer.getByRole('cell', { name: 'Standing', exact: true }).waitFor();
     await organizer.getByRole('button', { name: 'Publish' }).click();
     const eventPath = new URL(
       (await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!,

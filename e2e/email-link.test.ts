@@ -32,6 +32,12 @@ describe('a new person signs in with a link by email, which works once', () => {
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     expect(await page.getByText(`Email: ${email}`).count()).toBe(1);
     await page.getByText(`A link sent to ${email}`).waitFor();
+    // A link asks for no name: the app asks once, and the account page shows it.
+    const prompt = page.getByRole('dialog', { name: 'What is your name?' });
+    await prompt.getByRole('textbox', { name: 'Your name' }).fill('Lena Link');
+    await prompt.getByRole('button', { name: 'Save' }).click();
+    await prompt.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.getByRole('textbox', { name: 'Your name' }).inputValue()).toBe('Lena Link');
     // No password to change: the form that asks for the current one is not offered.
     expect(await page.getByRole('heading', { name: 'Change password' }).count()).toBe(0);
   });

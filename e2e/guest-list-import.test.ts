@@ -100,10 +100,19 @@ describe('an organizer imports a guest list, fixes its errors, imports it, and i
     const problems = page.getByRole('table', { name: 'Rows with problems' });
     await problems.getByRole('row', { name: /Ben Braun.*The email address is not valid\./ }).waitFor();
     await problems.getByRole('row', { name: /Carla Conti.*The ticket type is not one of this event’s\./ }).waitFor();
+    const region = page.getByRole('region', { name: 'Rows with problems' });
+    expect(await region.getAttribute('tabindex')).toBeNull();
     await page.screenshot({ path: `${shots}/import-report-1280.png`, fullPage: true });
+    // On a phone the table scrolls sideways, and says so; a keyboard can reach it to scroll it.
     await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByText('Scroll sideways to see every column.').first().waitFor();
+    expect(await region.getAttribute('tabindex')).toBe('0');
+    await region.focus();
+    await region.press('ArrowRight');
+    await expect.poll(() => region.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
     await page.screenshot({ path: `${shots}/import-report-390.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByText('Scroll sideways to see every column.').first().waitFor({ state: 'detached' });
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),

@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
@@ -35,6 +36,15 @@ describe('an owner builds a door team by invitation, and roles change live', () 
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByText('Invitation sent.').waitFor();
     await owner.getByRole('button', { name: 'Revoke the invitation for dana@example.test' }).waitFor();
+    expect(await owner.title()).toBe('Members of Night Owls · Admit');
+    await screenshots(owner, 'members');
+  });
+
+  it('gives the invitee’s address the whole width of a phone', async () => {
+    await owner.setViewportSize({ width: 390, height: 844 });
+    const email = owner.getByLabel('Email of the person to invite');
+    expect((await email.boundingBox())!.width).toBeGreaterThan(280);
+    await owner.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('lets the invitee sign up with that email, see the invitation and accept it as door staff', async () => {

@@ -55,7 +55,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
     await organizer.getByRole('textbox', { name: 'Capacity', exact: true }).fill('3');
     await organizer.getByLabel('Limit per order').fill('2');
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
-    await organizer.getByRole('cell', { name: 'Seat' }).waitFor();
+    await organizer.getByRole('cell', { name: 'Seat', exact: true }).waitFor();
     await organizer.getByRole('cell', { name: '¥1,500' }).waitFor();
     await organizer.getByRole('button', { name: 'Publish' }).click();
     await expectText(organizer, 'On sale');

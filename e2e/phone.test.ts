@@ -39,6 +39,14 @@ describe('a new person signs in with a phone number and a texted code', () => {
     // Its only sign-in method, listed as such; no email link to a reserved address.
     await page.getByText('A code sent to +4915123456789').waitFor();
     expect(await page.getByText(/A link sent to/).count()).toBe(0);
+    // Shown by its number, never by a made-up address; asked for a name once.
+    await page.getByText('Phone: +49 1512 3456789').waitFor();
+    expect(await page.getByText(/admit\.invalid/).count()).toBe(0);
+    const prompt = page.getByRole('dialog', { name: 'What is your name?' });
+    await prompt.getByRole('textbox', { name: 'Your name' }).fill('Pia Phone');
+    await prompt.getByRole('button', { name: 'Save' }).click();
+    await prompt.waitFor({ state: 'hidden' });
+    await expect.poll(() => page.getByRole('textbox', { name: 'Your name' }).inputValue()).toBe('Pia Phone');
   });
 
   it('stops accepting a code after three wrong ones, with its own message', async () => {

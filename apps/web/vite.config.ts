@@ -12,7 +12,25 @@ export default defineConfig({
     VitePWA({
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
-      manifest: false,
+      // Installable on a phone's home screen, so the door opens the scanner like an app. The icons are
+      // drawn from favicon.svg by scripts/make-icons.mjs; the colours are the theme's indigo on white.
+      manifest: {
+        id: '/',
+        name: 'Admit',
+        short_name: 'Admit',
+        description: 'Tickets for events and check-in at the door.',
+        lang: 'en',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        theme_color: '#4c6ef5',
+        background_color: '#ffffff',
+        icons: [
+          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
-import { eventsCallables, eventsLiveQueries } from './modules/events/events.api';
+import { eventCoverSlot, eventsCallables, eventsLiveQueries } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
 import {
@@ -15,9 +15,12 @@ import {
   ordersLiveQueries,
   ordersJobs,
   refundsCallables,
+  eventEndCallables,
   registerStripeWebhook,
+  setTicketHolderCallable,
 } from './modules/orders/orders.api';
-import { orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
+import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
+import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
 import { registerTicketPdfRoute, ticketsLiveQueries } from './modules/tickets/tickets.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
@@ -44,12 +47,14 @@ export const callables = [
   ...eventsCallables,
   ...ordersCallables,
   ...refundsCallables,
+  ...eventEndCallables,
+  setTicketHolderCallable,
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
-export const jobDefinitions = [...ordersJobs, sendInvitationJob];
+export const jobDefinitions = [...ordersJobs, sendInvitationJob, deleteFileJob];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
@@ -114,7 +119,7 @@ export async function buildApp(options: BuildAppOptions) {
     return sendError(reply, 'internal', `Internal error (request ${request.id})`);
   });
 
-  const { payments, mailer, sms } = createServices(config, database, { payments: options.payments });
+  const { payments, mailer, sms, storage } = createServices(config, database, { payments: options.payments });
   // Stripe.js (only ever loaded at the payment step) needs its script, frames and API allowed.
   const stripeCsp = payments.kind === 'stripe';
 
@@ -186,6 +191,7 @@ export async function buildApp(options: BuildAppOptions) {
       config,
       publish: (...topics) => hub.publish(topics),
       jobs,
+      storage,
     };
     await jobs.work(jobDefinitions as never, services);
   }
@@ -273,8 +279,20 @@ export async function buildApp(options: BuildAppOptions) {
     }
   });
   if (!production) await registerDevOutbox(app, database.db);
-  registerTicketPdfRoute(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
+  registerTicketPdfRoute(app, { db: database.db, storage, getUser: (request) => sessions.userOf(request) });
   registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
+  const pictureDeps = {
+    db: database.db,
+    storage,
+    config,
+    jobs,
+    getUser: (request: FastifyRequest) => sessions.userOf(request),
+    originAllowed,
+    publish: (...topics: string[]) => hub.publish(topics),
+  };
+  registerPictureRoutes(app, pictureDeps, eventCoverSlot);
+  registerPictureRoutes(app, pictureDeps, orgLogoSlot);
+  registerImageRoute(app, { storage });
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);

@@ -2,6 +2,15 @@ import { once } from 'node:events';
 import { callableErrorCodeOf, type CallableContract } from '@admit/shared/callable';
 import { scanTicket, scanTicketBatch, undoCheckIn } from '@admit/shared/checkin';
 import { applyImport, prepareImport, validateImport } from '@admit/shared/csv';
+import {
+  cancelEvent,
+  deleteEvent,
+  moveEvent,
+  removeTicketType,
+  reorderTicketTypes,
+  updateEvent,
+  updateTicketType,
+} from '@admit/shared/event-changes';
 import { addTicketType, createEvent, publishEvent } from '@admit/shared/events';
 import type { LiveServerMessage } from '@admit/shared/live';
 import { cancelOrder, confirmPayment, createOrder, refundOrder, startPayment } from '@admit/shared/orders';
@@ -17,10 +26,13 @@ import {
   transferOwnership,
 } from '@admit/shared/orgs';
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
+import { setTicketHolder } from '@admit/shared/tickets';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { z } from 'zod';
 import { callables, liveQueries } from './app';
+import { ticket } from './modules/tickets/schema';
 import { addMember, addTicketTypeAs, createEventAs, createOrgAs, createPublishedEvent } from './testing/fixtures';
 import { createTestApp, type TestApp } from './testing/test-app';
 
@@ -41,12 +53,16 @@ interface World {
   publishedEventId: string;
   publishedSlug: string;
   ticketTypeId: string;
+  /** The draft's one ticket type, never ordered. */
+  draftTicketTypeId: string;
   invitationId: string;
   /** The buyer's pending order for a paid ticket, with its sandbox payment started. */
   buyerOrderId: string;
   clientSecret: string;
   /** The buyer's completed order for a free ticket (what admins refund and look into). */
   paidOrderId: string;
+  /** That order's ticket. */
+  buyerTicketId: string;
 }
 
 interface Row<Input = unknown> {
@@ -137,9 +153,49 @@ const callableMatrix = new Map<CallableContract, Row>([
   }),
   callableRow(addTicketType, { input: (w) => ({ eventId: w.draftEventId, name: 'Balcony', capacity: 10 }), expect: adminUp }),
   callableRow(publishEvent, { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp }),
+  callableRow(updateEvent, {
+    input: (w) => ({
+      eventId: w.draftEventId,
+      title: 'Matrix night, later',
+      description: '',
+      venue: 'Club Blau',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-01-11T19:00',
+      endsAtLocal: '2030-01-11T23:00',
+      capacity: 100,
+      currency: 'EUR',
+    }),
+    expect: adminUp,
+  }),
+  callableRow(updateTicketType, {
+    input: (w) => ({
+      ticketTypeId: w.draftTicketTypeId,
+      name: 'Standing, renamed',
+      price: 0,
+      capacity: 10,
+      maxPerOrder: 10,
+      salesStartLocal: null,
+      salesEndLocal: null,
+      hidden: false,
+    }),
+    expect: adminUp,
+  }),
+  callableRow(reorderTicketTypes, {
+    input: (w) => ({ eventId: w.draftEventId, ticketTypeIds: [w.draftTicketTypeId] }),
+    expect: adminUp,
+  }),
+  callableRow(removeTicketType, { input: (w) => ({ ticketTypeId: w.draftTicketTypeId }), expect: adminUp }),
+  callableRow(moveEvent, { input: (w) => ({ eventId: w.publishedEventId, move: 'closeSales' }), expect: adminUp }),
+  callableRow(cancelEvent, { input: (w) => ({ eventId: w.publishedEventId, message: 'Matrix check' }), expect: adminUp }),
+  callableRow(deleteEvent, { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp }),
   callableRow(createOrder, {
     input: (w) => ({ eventId: w.publishedEventId, lines: [{ ticketTypeId: w.ticketTypeId, quantity: 1 }] }),
     expect: anyoneSignedIn,
+  }),
+  callableRow(setTicketHolder, {
+    input: (w) => ({ ticketId: w.buyerTicketId, name: 'Gina Guest' }),
+    expect: ownOnly,
+    note: 'the buyer names who uses their ticket',
   }),
   callableRow(startPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
   callableRow(confirmPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
@@ -217,6 +273,8 @@ const liveQueryMatrix: Record<string, Row> = {
   'events.availability': { input: (w) => ({ eventId: w.publishedEventId }), expect: everyone },
   'events.forOrg': { input: (w) => ({ organizationId: w.organizationId }), expect: staffUp },
   'events.managed': { input: (w) => ({ eventId: w.draftEventId }), expect: staffUp },
+  'events.ticketTypes': { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp },
+  'events.audit': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'who changed what' },
   'orders.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
   'tickets.mine': { input: () => ({}), expect: anyoneSignedIn },
   'orders.mine': { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly },
@@ -278,7 +336,7 @@ async function newWorld(): Promise<World> {
     ticketTypes: [{ capacity: 50 }, { name: 'Seated', capacity: 20, price: 1500 }],
   });
   const draft = await createEventAs(t, owner, organizationId);
-  await addTicketTypeAs(t, owner, draft.eventId, { capacity: 10 });
+  const draftTicketTypeId = await addTicketTypeAs(t, owner, draft.eventId, { capacity: 10 });
   const invited = await t.call(inviteMember, { organizationId, email: people.buyer.email, role: 'staff' }, owner);
   if (invited.status !== 200) throw new Error(`set-up invitation failed: ${JSON.stringify(invited.body)}`);
   const ordered = await t.call(
@@ -300,10 +358,12 @@ async function newWorld(): Promise<World> {
     publishedEventId: published.eventId,
     publishedSlug: published.slug,
     ticketTypeId: published.ticketTypeIds[0]!,
+    draftTicketTypeId,
     invitationId: invited.body.result.invitationId,
     buyerOrderId: ordered.body.result.orderId,
     clientSecret: started.body.result.clientSecret,
     paidOrderId: free.body.result.orderId,
+    buyerTicketId: (await t.db.select({ id: ticket.id }).from(ticket).where(eq(ticket.orderId, free.body.result.orderId)))[0]!.id,
   };
 }
 

@@ -212,6 +212,40 @@ describe('every HTTP route, sent hostile input', () => {
     }
   });
 
+  it('the picture routes answer 4xx or success for any path, query and body', async () => {
+    for (const [who, cookie] of identities()) {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.oneof(
+            fc.constantFrom(...victimIds).map((id) => `/files/events/${id}/cover`),
+            segment().map((id) => `/files/events/${id}/cover`),
+            segment().map((id) => `/files/orgs/${id}/logo`),
+          ),
+          fc.constantFrom('PUT', 'DELETE') as fc.Arbitrary<'PUT' | 'DELETE'>,
+          segment(),
+          fc.uint8Array({ maxLength: 4_096 }),
+          async (path, method, query, body) => {
+            const response = await t.app.inject({
+              method,
+              url: `${path}?focalX=${query}`,
+              headers: { 'content-type': 'image/png', origin: 'http://localhost:3000', ...(cookie ? { cookie } : {}) },
+              payload: Buffer.from(body),
+            });
+            expectSafe(`${method} ${path.slice(0, 80)} (${who})`, response.statusCode, response.body);
+          },
+        ),
+        { numRuns: 30 },
+      );
+      await fc.assert(
+        fc.asyncProperty(segment(), async (name) => {
+          const response = await t.app.inject({ method: 'GET', url: `/files/i/${name}`, headers: cookie ? { cookie } : {} });
+          expectSafe(`GET /files/i/${name.slice(0, 60)} (${who})`, response.statusCode, response.body);
+        }),
+        { numRuns: 30 },
+      );
+    }
+  });
+
   it('the sign-in routes answer 4xx or success for any body', async () => {
     const paths = [
       '/api/auth/sign-up/email',

@@ -1,5 +1,6 @@
 import type { Config } from './platform/config';
 import type { Database } from './platform/db/database';
+import { storageFromConfig } from './platform/files/storage';
 import { createMailer } from './platform/mail/mailer';
 import type { PaymentProvider } from './platform/payments/payment-provider';
 import { createSandboxProvider } from './platform/payments/sandbox-provider';
@@ -42,5 +43,5 @@ export function createServices(config: Config, database: Database, options: { pa
         }
       : undefined,
   });
-  return { payments, mailer, sms };
+  return { payments, mailer, sms, storage: storageFromConfig(config) };
 }

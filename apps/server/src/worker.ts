@@ -28,7 +28,7 @@ async function main() {
     directUrl: config.DATABASE_DIRECT_URL,
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const { payments, mailer } = createServices(config, database);
+  const { payments, mailer, storage } = createServices(config, database);
   // Publishes the changes a job makes (an expired hold) to every web process; serves no sockets.
   const hub = new LiveHub(database, [], log, {
     maxBufferedBytes: config.LIVE_MAX_BUFFERED_BYTES,
@@ -45,6 +45,7 @@ async function main() {
     config,
     publish: (...topics) => hub.publish(topics),
     jobs,
+    storage,
   };
   await jobs.work(jobDefinitions as never, services);
   log.info(`worker running ${jobDefinitions.length} kinds of jobs`);

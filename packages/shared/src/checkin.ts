@@ -44,6 +44,8 @@ export const ScanOutput = z.object({
   ticket: z.object({ id: z.string(), holderName: z.string(), ticketTypeName: z.string() }).nullable(),
   /** For a duplicate: when and where the ticket was let in. */
   firstCheckIn: z.object({ at: z.string(), device: z.string() }).nullable(),
+  /** For an unknown code that is a ticket of another event of the same organization: which one. */
+  otherEvent: z.object({ title: z.string(), startsAt: z.string(), timeZone: z.string() }).nullish(),
 });
 export type ScanOutput = z.infer<typeof ScanOutput>;
 export const scanTicket = defineCallableContract('checkin.scan', ScanInput, ScanOutput);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import { Picture } from './files';
 import { LocalDateTime, TimeZone } from './dates';
 import { defineLiveQueryContract } from './live';
 
@@ -71,12 +72,14 @@ const eventFields = {
   currency: z.string(),
   capacity: z.number(),
   status: EventStatus,
+  cover: Picture.nullable(),
 };
 
 /** An event as anyone may see it once published. */
 export const PublicEventRow = z.object({
   ...eventFields,
   organizationName: z.string(),
+  organizationLogo: Picture.nullable(),
   remaining: z.number(),
 });
 export type PublicEventRow = z.infer<typeof PublicEventRow>;

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { eventChangeFailures } from './event-changes';
 import { eventFailures } from './events';
 import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
+import { ticketFailures } from './tickets';
 
 /**
  * Every reason a callable gives for refusing, with its details: each capability declares its own
@@ -9,7 +11,13 @@ import { OrgRole, orgFailures } from './orgs';
  * typed; the browser parses an error's details with it and has a message for each reason (the
  * compiler finds a reason without one).
  */
-export const FailureDetails = z.discriminatedUnion('reason', [...orderFailures, ...eventFailures, ...orgFailures]);
+export const FailureDetails = z.discriminatedUnion('reason', [
+  ...orderFailures,
+  ...eventFailures,
+  ...eventChangeFailures,
+  ...orgFailures,
+  ...ticketFailures,
+]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
+import { Picture } from './files';
 
 const Id = z.string().min(1).max(64);
 
@@ -97,6 +98,7 @@ export const MyOrderRow = z.object({
   eventId: z.string(),
   eventTitle: z.string(),
   eventSlug: z.string(),
+  eventCover: Picture.nullable(),
   status: OrderStatus,
   total: z.number(),
   refundedAmount: z.number(),
@@ -140,6 +142,7 @@ export const OrderActivityKind = z.enum([
   'refund_failed',
   'webhook',
   'email_sent',
+  'holder_changed',
 ]);
 export type OrderActivityKind = z.infer<typeof OrderActivityKind>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { defineLiveQueryContract } from './live';
+import { Picture } from './files';
 
 export const OrgRole = z.enum(['owner', 'admin', 'staff']);
 export type OrgRole = z.infer<typeof OrgRole>;
@@ -18,6 +19,7 @@ export const MyOrgRow = z.object({
   role: OrgRole,
   /** Members need a second factor to do anything in the organization. */
   requireTwoFactor: z.boolean(),
+  logo: Picture.nullable(),
 });
 export type MyOrgRow = z.infer<typeof MyOrgRow>;
 export const myOrgs = defineLiveQueryContract('orgs.mine', z.strictObject({}), MyOrgRow);

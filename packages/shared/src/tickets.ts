@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineCallableContract } from './callable';
+import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 
 export const TicketStatus = z.enum(['valid', 'void']);
@@ -13,6 +15,7 @@ export const MyTicketRow = z.object({
   eventId: z.string(),
   eventSlug: z.string(),
   eventTitle: z.string(),
+  eventStatus: EventStatus,
   venue: z.string(),
   timeZone: z.string(),
   startsAt: z.string(),
@@ -21,3 +24,20 @@ export const MyTicketRow = z.object({
 });
 export type MyTicketRow = z.infer<typeof MyTicketRow>;
 export const myTickets = defineLiveQueryContract('tickets.mine', z.strictObject({}), MyTicketRow);
+
+/** The buyer names who uses a ticket: shown at the door, in the emails, the PDF and the organizer's lists. */
+export const SetTicketHolderInput = z.strictObject({
+  ticketId: z.string().min(1).max(64),
+  name: z.string().trim().min(1).max(200),
+});
+export const setTicketHolder = defineCallableContract(
+  'tickets.setHolder',
+  SetTicketHolderInput,
+  z.object({ holderName: z.string() }),
+);
+
+/** Why a ticket's holder cannot change now: the `reason` in a `failed-precondition` answer's details. */
+export const ticketFailures = [
+  /** The event has started (or ended, or was cancelled), or the ticket is void. */
+  z.object({ reason: z.literal('holder-fixed') }),
+] as const;

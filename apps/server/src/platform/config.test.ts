@@ -31,6 +31,9 @@ describe('loadConfig', () => {
       HOST: '0.0.0.0',
       DATA_DIR: './data',
       STORAGE_DRIVER: 'local',
+      S3_FORCE_PATH_STYLE: false,
+      FILE_MAX_BYTES: 10 * 1024 * 1024,
+      IMAGE_MAX_PIXELS: 40_000_000,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
       IMPORT_MAX_BYTES: 10 * 1024 * 1024,
@@ -48,6 +51,18 @@ describe('loadConfig', () => {
       LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 100,
       LIVE_MAX_SOCKETS_PER_ADDRESS: 50,
       LIVE_MAX_SOCKETS_PER_ACCOUNT: 20,
+    });
+  });
+
+  it('asks S3 storage for its region and bucket, naming what is missing', () => {
+    expect(configErrorOf({ STORAGE_DRIVER: 's3', S3_REGION: 'eu-central-1' }).message).toMatch(
+      /S3_BUCKET is required when STORAGE_DRIVER=s3/,
+    );
+    expect(
+      loadConfig({ STORAGE_DRIVER: 's3', S3_REGION: 'auto', S3_BUCKET: 'admit', S3_FORCE_PATH_STYLE: 'true' }),
+    ).toMatchObject({
+      S3_BUCKET: 'admit',
+      S3_FORCE_PATH_STYLE: true,
     });
   });
 

@@ -25,6 +25,17 @@ const ConfigSchema = z
     DATABASE_POOL_SIZE: positiveInt(20),
     DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
     STORAGE_DRIVER: optional(z.enum(['local', 's3'])).transform((value) => value ?? 'local'),
+    /** S3-compatible object storage (STORAGE_DRIVER=s3): AWS, or MinIO, R2, Ceph… at S3_ENDPOINT. */
+    S3_ENDPOINT: optional(z.url({ protocol: /^https?$/ })),
+    S3_REGION: optional(z.string()),
+    S3_BUCKET: optional(z.string()),
+    S3_ACCESS_KEY_ID: optional(z.string()),
+    S3_SECRET_ACCESS_KEY: optional(z.string()),
+    /** Bucket in the path (`endpoint/bucket/key`) rather than the host name: what most S3-compatible servers need. */
+    S3_FORCE_PATH_STYLE: optional(z.enum(['true', 'false'])).transform((value) => value === 'true'),
+    /** Uploaded images: the largest file in bytes, and the most pixels (a decompression bomb is refused before decoding). */
+    FILE_MAX_BYTES: positiveInt(10 * 1024 * 1024),
+    IMAGE_MAX_PIXELS: positiveInt(40_000_000),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
     SMS_PROVIDER: optional(z.url({ protocol: /^https?$/ })),
     SMS_ACCOUNT_SID: optional(z.string()),
@@ -105,6 +116,11 @@ const ConfigSchema = z
     if (config.SMS_PROVIDER) {
       for (const name of ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM'] as const) {
         if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when SMS_PROVIDER is set' });
+      }
+    }
+    if (config.STORAGE_DRIVER === 's3') {
+      for (const name of ['S3_REGION', 'S3_BUCKET'] as const) {
+        if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
       }
     }
     if (config.STRIPE_SECRET_KEY && !config.STRIPE_PUBLISHABLE_KEY)

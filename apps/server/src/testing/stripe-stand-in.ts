@@ -75,6 +75,8 @@ export interface StripeStandIn {
   setRefundStatus(refundId: string, status: StandInRefund['status']): void;
   /** Stripe unreachable (default: connections dropped) or failing, until set back to false. */
   setDown(down: boolean, how?: StandInOutage): void;
+  /** Answers `refunds` more refund requests, then goes down as setDown does (an outage midway through a run). */
+  setDownAfterRefunds(refunds: number, how?: StandInOutage): void;
   close(): Promise<void>;
 }
 
@@ -88,10 +90,15 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
   const state: StandInState = { intents: new Map(), refunds: new Map(), answersByKey: new Map() };
   const requests: LoggedRequest[] = [];
   let outage: StandInOutage | null = null;
+  let outageAfter: { refunds: number; how: StandInOutage } | null = null;
 
   const server = createServer((request, response) => {
     const logged = logRequest(request);
     requests.push(logged);
+    if (outageAfter && logged.method === 'POST' && logged.path === '/v1/refunds') {
+      if (outageAfter.refunds === 0) [outage, outageAfter] = [outageAfter.how, null];
+      else outageAfter.refunds -= 1;
+    }
     if (outage === 'drop') return void request.socket.destroy();
     if (outage === 'error') return send(response, stripeError(503, 'api_error', 'Stripe is down (stand-in).'));
     if (outage === 'rate-limit') {
@@ -138,6 +145,10 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     },
     setDown: (down, how = 'drop') => {
       outage = down ? how : null;
+      outageAfter = null;
+    },
+    setDownAfterRefunds: (refunds, how = 'drop') => {
+      outageAfter = { refunds, how };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

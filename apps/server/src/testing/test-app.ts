@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { callableErrorCodeOf, type CallableContract, type CallableErrorCode } from '@admit/shared/callable';
 import { and, desc, eq } from 'drizzle-orm';
 import pg from 'pg';
@@ -78,7 +81,9 @@ export async function createTestApp(options: TestAppOptions = {}) {
   const database: Database & { url?: string } = options.databaseUrl
     ? { ...(await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 10 })), url: options.databaseUrl }
     : await openTestDatabase();
-  const config = loadConfig({ ...options.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
+  // Uploaded files go to a folder of this app's own, removed when it closes.
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'admit-test-data-'));
+  const config = loadConfig({ DATA_DIR: dataDir, ...options.env, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
   const app = await buildApp({
     config,
     database,
@@ -196,6 +201,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
 
   return {
     app,
+    config,
     database,
     db: database.db,
     call,
@@ -209,6 +215,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
       await jobs.stop();
       await app.close();
       await database.close();
+      await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

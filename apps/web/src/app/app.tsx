@@ -1,6 +1,6 @@
 import { createTheme, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
 import { RouterProvider } from '@tanstack/react-router';
 import { registerCheckinMutations, resendUnanswered } from '../features/checkin/offline-scans';
@@ -12,6 +12,10 @@ import { router } from './router';
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false, gcTime: offlineCacheMaxAge } },
 });
+
+// TanStack Query takes itself for online until an `offline` event, and a page opened with no network
+// has had none: its server queries would fail instead of waiting for the network.
+onlineManager.setOnline(navigator.onLine);
 
 registerCheckinMutations(queryClient);
 saveLiveQueries(queryClient);

@@ -1,8 +1,11 @@
 import { ButtonLink } from '../lib/links';
+import { usePageTitle } from '../lib/page-title';
 import { Stack, Text, Title } from '@mantine/core';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 
 export function NotFound() {
+  const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.notFound', defaultMessage: 'Page not found' }));
   return (
     <Stack align="center" py="xl" gap="md">
       <Title order={1}>

@@ -4,12 +4,12 @@ import { useLocation } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../lib/auth-client';
+import { usePageTitle } from '../lib/page-title';
 
 /** Shows its children to a signed-in person, and a way to sign in to everyone else. */
 export function RequireSession({ children }: { children: ReactNode }) {
   const intl = useIntl();
   const session = useSession();
-  const location = useLocation();
   if (session.isPending) {
     return (
       <Center py="xl">
@@ -17,22 +17,27 @@ export function RequireSession({ children }: { children: ReactNode }) {
       </Center>
     );
   }
-  if (!session.data) {
-    return (
-      <Paper withBorder p="xl" maw={480} mx="auto" mt="xl">
-        <Stack>
-          <Title order={1} size="h2">
-            <FormattedMessage id="session.required.title" defaultMessage="Sign in to continue" />
-          </Title>
-          <Text>
-            <FormattedMessage id="session.required.body" defaultMessage="This page is for signed-in people." />
-          </Text>
-          <ButtonLink to="/sign-in" search={{ redirect: location.href }}>
-            <FormattedMessage id="session.required.signIn" defaultMessage="Sign in" />
-          </ButtonLink>
-        </Stack>
-      </Paper>
-    );
-  }
+  if (!session.data) return <SignInToContinue />;
   return children;
+}
+
+function SignInToContinue() {
+  const intl = useIntl();
+  const location = useLocation();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.signInToContinue', defaultMessage: 'Sign in to continue' }));
+  return (
+    <Paper withBorder p="xl" maw={480} mx="auto" mt="xl">
+      <Stack>
+        <Title order={1} size="h2">
+          <FormattedMessage id="session.required.title" defaultMessage="Sign in to continue" />
+        </Title>
+        <Text>
+          <FormattedMessage id="session.required.body" defaultMessage="This page is for signed-in people." />
+        </Text>
+        <ButtonLink to="/sign-in" search={{ redirect: location.href }}>
+          <FormattedMessage id="session.required.signIn" defaultMessage="Sign in" />
+        </ButtonLink>
+      </Stack>
+    </Paper>
+  );
 }

@@ -8,6 +8,7 @@ import { PublicEventPage } from '../features/events/public-event-page';
 import { AnchorLink, ButtonLink } from '../lib/links';
 import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
+import { RouteError } from './route-error';
 import { Shell } from './shell';
 
 // The public pages load first; the rest of the app comes in its own chunks when first visited.
@@ -22,6 +23,7 @@ const MembersPage = lazyRouteComponent(() => import('../features/orgs/members-pa
 const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-events-page'), 'OrgEventsPage');
 const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
 const OrderPage = lazyRouteComponent(() => import('../features/checkout/order-page'), 'OrderPage');
+const OrderTicketHolders = lazyRouteComponent(() => import('../features/tickets/order-ticket-holders'), 'OrderTicketHolders');
 const ScannerPage = lazyRouteComponent(() => import('../features/checkin/scanner-page'), 'ScannerPage');
 const CheckInSummary = lazyRouteComponent(() => import('../features/checkin/check-in-summary'), 'CheckInSummary');
 const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
@@ -130,7 +132,11 @@ const orderRoute = createRoute({
     const search = orderRoute.useSearch();
     return (
       <RequireSession>
-        <OrderPage orderId={orderId} returnedFromPayment={Boolean(search.paid || search.payment_intent)} />
+        <OrderPage
+          orderId={orderId}
+          returnedFromPayment={Boolean(search.paid || search.payment_intent)}
+          holders={<OrderTicketHolders orderId={orderId} />}
+        />
       </RequireSession>
     );
   },
@@ -194,20 +200,23 @@ const eventEditorRoute = createRoute({
       <RequireSession>
         <EventEditorPage
           eventId={eventId}
-          orders={
+          door={(isAdmin) => (
             <>
               <CheckInSummary eventId={eventId} />
               <EventExports
                 eventId={eventId}
+                door={!isAdmin}
                 importLink={
-                  <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
-                    <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
-                  </ButtonLink>
+                  isAdmin && (
+                    <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
+                      <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
+                    </ButtonLink>
+                  )
                 }
               />
-              <EventOrders eventId={eventId} />
             </>
-          }
+          )}
+          admin={<EventOrders eventId={eventId} />}
         />
       </RequireSession>
     );
@@ -270,6 +279,8 @@ export const router = createRouter({
   routeTree,
   context: { queryClient: undefined! },
   defaultPreload: 'intent',
+  // Inside the shell, so the header and its links stay usable when a page fails.
+  defaultErrorComponent: RouteError,
   scrollRestoration: true,
 });
 

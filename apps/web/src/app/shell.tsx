@@ -12,6 +12,8 @@ import {
   Text,
   UnstyledButton,
 } from '@mantine/core';
+import { shownContact } from '@admit/shared/people';
+import { IconUser } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,6 +23,7 @@ import { authClient, useSession } from '../lib/auth-client';
 import { localeNames, locales, useLocale, type Locale } from '../lib/i18n';
 import { liveClient } from '../lib/live';
 import { clearOfflineData } from '../lib/offline-cache';
+import { NamePrompt } from '../features/account/display-name';
 import { OfflineNotice } from './offline-notice';
 
 function LocaleSwitcher() {
@@ -106,12 +109,25 @@ function AccountMenu() {
       <Menu.Target>
         <UnstyledButton aria-label={intl.formatMessage({ id: 'shell.account', defaultMessage: 'Account menu' })}>
           <ActionIcon component="span" variant="light" radius="xl" size="lg">
-            {session.data.user.name.slice(0, 1).toUpperCase()}
+            {session.data.user.name.trim() ? (
+              session.data.user.name.trim().slice(0, 1).toUpperCase()
+            ) : (
+              <IconUser size={18} aria-hidden />
+            )}
           </ActionIcon>
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{session.data.user.email}</Menu.Label>
+        <Menu.Label>
+          {session.data.user.name.trim() && (
+            <Text size="sm" fw={600} c="var(--mantine-color-text)">
+              {session.data.user.name}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+            {shownContact(session.data.user.email)}
+          </Text>
+        </Menu.Label>
         <Menu.Item onClick={() => void navigate({ to: '/account' })}>
           <FormattedMessage id="shell.accountPage" defaultMessage="Account" />
         </Menu.Item>
@@ -179,6 +195,7 @@ export function Shell() {
       <AppShell.Main>
         <Container size="lg" py="md">
           <OfflineNotice />
+          <NamePrompt />
           <Outlet />
         </Container>
       </AppShell.Main>

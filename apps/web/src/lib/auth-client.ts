@@ -11,12 +11,23 @@ export const authClient = createAuthClient({
   plugins: [magicLinkClient(), phoneNumberClient(), twoFactorClient()],
 });
 
+type AuthSession = NonNullable<ReturnType<typeof authClient.useSession>['data']>;
+
+/**
+ * A signed-in person as the screens see them. `session` (this device's session row) is null with no
+ * network: only the person was kept, so a screen that needs the row must say it needs the network.
+ */
+export interface SignedIn {
+  user: AuthSession['user'];
+  session: AuthSession['session'] | null;
+}
+
 /**
  * The signed-in person. With no network the session cannot be asked for: the person this device
  * last saw signed in is used, so that the screens they saw still open from the offline cache.
  * Once the server answers that nobody is signed in, that person and their cache are forgotten.
  */
-export function useSession() {
+export function useSession(): Omit<ReturnType<typeof authClient.useSession>, 'data'> & { data: SignedIn | null } {
   const session = authClient.useSession();
   const queryClient = useQueryClient();
   const { data, error, isPending } = session;
@@ -27,7 +38,8 @@ export function useSession() {
   }, [data, error, isPending, queryClient]);
   if (!isPending && !data && error) {
     const remembered = rememberedSession();
-    if (remembered) return { ...session, data: remembered as unknown as typeof data, error: null };
+    // The whole user row was kept as JSON: its fields as last seen, its dates as strings.
+    if (remembered) return { ...session, data: { user: remembered.user as AuthSession['user'], session: null }, error: null };
   }
   return session;
 }

@@ -64,6 +64,40 @@ const failureMessages = untyped(
       id: 'error.reason.notDraft',
       defaultMessage: '{status, select, published {This event is already published.} other {Only a draft can be published.}}',
     },
+    'capacity-below-taken': {
+      id: 'error.reason.capacityBelowTaken',
+      defaultMessage: 'The capacity cannot be below the {taken, number} places already sold or held.',
+    },
+    'fixed-after-sales': {
+      id: 'error.reason.fixedAfterSales',
+      defaultMessage:
+        '{field, select, currency {The currency} other {The time zone}} cannot change once the event has been on sale.',
+    },
+    'move-not-allowed': {
+      id: 'error.reason.moveNotAllowed',
+      defaultMessage:
+        'This cannot be done while the event is {status, select, draft {a draft} published {on sale} sales_closed {closed for sales} ended {over} other {cancelled}}.',
+    },
+    'has-sales': {
+      id: 'error.reason.hasSales',
+      defaultMessage: 'Tickets are already sold or held: close sales or cancel the event instead.',
+    },
+    'ticket-type-ordered': {
+      id: 'error.reason.ticketTypeOrdered',
+      defaultMessage: 'This ticket type has orders and cannot be removed: hide it instead.',
+    },
+    'event-has-orders': {
+      id: 'error.reason.eventHasOrders',
+      defaultMessage: 'This event has orders and cannot be deleted: cancel it instead.',
+    },
+    'not-cancellable': {
+      id: 'error.reason.notCancellable',
+      defaultMessage: 'An event that is over cannot be cancelled.',
+    },
+    'holder-fixed': {
+      id: 'error.reason.holderFixed',
+      defaultMessage: 'The name on this ticket can no longer change: the event has started or the ticket is no longer valid.',
+    },
     'two-factor-required': {
       id: 'error.twoFactorRequired',
       defaultMessage:

@@ -1,6 +1,7 @@
-import { Alert, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { IconCloudOff } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { useIntl } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { useErrorMessage } from './error-message';
 
 export function PageLoader() {
@@ -9,6 +10,21 @@ export function PageLoader() {
     <Center py="xl">
       <Loader aria-label={intl.formatMessage({ id: 'page.loading', defaultMessage: 'Loading' })} />
     </Center>
+  );
+}
+
+/**
+ * In place of a spinner, for what only the server can answer and this device does not keep (TanStack
+ * Query pauses such a query with no network): it comes once the network is back.
+ */
+export function NeedsNetwork() {
+  return (
+    <Group gap="xs" c="dimmed" wrap="nowrap" py="sm">
+      <IconCloudOff size={18} aria-hidden style={{ flexShrink: 0 }} />
+      <Text size="sm">
+        <FormattedMessage id="page.needsNetwork" defaultMessage="Shown once you are back online." />
+      </Text>
+    </Group>
   );
 }
 

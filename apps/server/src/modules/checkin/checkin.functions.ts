@@ -6,7 +6,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { topicWithKeys } from '../../platform/live/topic-keys';
 import { requireEventRole } from '../events/events.api';
-import { ticketType } from '../events/schema';
+import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { admitTicket, withdrawAdmission } from '../tickets/tickets.api';
 import { checkIn } from './schema';
@@ -121,9 +121,35 @@ async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
       recordedByKey.set(scan.idempotencyKey, recorded!);
     }
     if (recorded!.eventId !== scan.eventId) throw keyOfAnotherEvent();
-    answers.push(await answerOf(db, recorded!, found));
+    const answer = await answerOf(db, recorded!, found);
+    if (answer.result === 'unknown') answer.otherEvent = await otherEventOf(db, scan, tickets);
+    answers.push(answer);
   }
   return answers;
+}
+
+/**
+ * The event an unknown code belongs to, when it is another event of the scanning event's
+ * organization (door staff may know its events; another organization's stay unnamed): the door
+ * then says "this ticket is for …" instead of "unknown".
+ */
+async function otherEventOf(db: Db, scan: ScanInput, tickets: readonly { eventId: string; code: string }[]) {
+  const elsewhere = tickets.find((one) => one.code === scan.code && one.eventId !== scan.eventId);
+  if (!elsewhere) return null;
+  const events = await db
+    .select({
+      id: event.id,
+      organizationId: event.organizationId,
+      title: event.title,
+      startsAt: event.startsAt,
+      timeZone: event.timeZone,
+    })
+    .from(event)
+    .where(inArray(event.id, [scan.eventId, elsewhere.eventId]));
+  const scanning = events.find((one) => one.id === scan.eventId);
+  const other = events.find((one) => one.id === elsewhere.eventId);
+  if (!scanning || !other || other.organizationId !== scanning.organizationId) return null;
+  return { title: other.title, startsAt: other.startsAt.toISOString(), timeZone: other.timeZone };
 }
 
 /** The check-ins topic, naming the tickets the scans were of (the door's list reads only those). */

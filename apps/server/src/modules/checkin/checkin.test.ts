@@ -63,6 +63,22 @@ async function scan(
 }
 
 describe('scanning tickets at the door', () => {
+  it('names the other event of the same organization a scanned ticket is for, and never another organization’s', async () => {
+    const first = await eventWithTickets(1);
+    const sameOrg = await createPublishedEvent(t, owner.cookie, { organizationId: first.organizationId });
+    const otherOrg = await eventWithTickets(1);
+
+    const here = await scan(sameOrg.eventId, first.codes[0]!);
+    const elsewhere = await scan(otherOrg.eventId, first.codes[0]!);
+
+    expect(here.body.result).toMatchObject({
+      result: 'unknown',
+      ticket: null,
+      otherEvent: { title: 'Jazz night', startsAt: '2030-01-10T18:00:00.000Z', timeZone: 'Europe/Berlin' },
+    });
+    expect(elsewhere.body.result).toMatchObject({ result: 'unknown', otherEvent: null });
+  });
+
   it('admits a valid ticket with its holder and type, and shows a second scan at another door as already checked in', async () => {
     const { eventId, codes } = await eventWithTickets();
 

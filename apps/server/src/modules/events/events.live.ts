@@ -2,9 +2,12 @@ import { managedEvent, orgEvents, publicEvent, publishedEvents, ticketAvailabili
 import { and, asc, desc, eq, gt, sql } from 'drizzle-orm';
 import { organization } from '../../platform/auth/organization-schema';
 import { requireOrgRole } from '../../platform/auth/roles';
+import type { Db } from '../../platform/db/database';
+import { picturesOf } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { canSeeEvent, findEvent, requireEventRole } from './event-access';
+import { eventChangesLiveQueries } from './event-changes.live';
 import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 import { event, ticketType } from './schema';
 
@@ -21,13 +24,30 @@ const eventColumns = {
   currency: event.currency,
   capacity: event.capacity,
   status: event.status,
+  coverFile: event.coverFile,
 };
 
-const withIsoTimes = <T extends { startsAt: Date; endsAt: Date }>(row: T) => ({
-  ...row,
-  startsAt: row.startsAt.toISOString(),
-  endsAt: row.endsAt.toISOString(),
-});
+/**
+ * Rows as sent: ISO times, and the cover (and the organization's logo, where selected) as pictures
+ * with their variants' URLs instead of file ids.
+ */
+async function shown<T extends { startsAt: Date; endsAt: Date; coverFile: string | null; organizationLogo?: string | null }>(
+  db: Db,
+  rows: T[],
+) {
+  const pictures = await picturesOf(db, [
+    ...rows.map((row) => row.coverFile),
+    ...rows.map((row) => row.organizationLogo ?? null),
+  ]);
+  return rows.map(({ coverFile, organizationLogo, ...row }) => ({
+    ...row,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    cover: (coverFile && pictures.get(coverFile)) || null,
+    // Rows without it drop it: a contract's row parses only its own fields.
+    organizationLogo: (organizationLogo && pictures.get(organizationLogo)) || null,
+  }));
+}
 
 /**
  * What a buyer can still take: the event's places left, but no more than its visible ticket types
@@ -43,6 +63,7 @@ const remainingToBuy = sql<number>`least(
 const publicColumns = {
   ...eventColumns,
   organizationName: organization.name,
+  organizationLogo: organization.logo,
   remaining: remainingToBuy,
 };
 
@@ -56,7 +77,7 @@ export const publicEventLive = defineLiveQuery(publicEvent, {
       .where(eq(event.slug, params.slug));
     const [found] = rows;
     if (!found || !(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
-    return rows.map(withIsoTimes);
+    return shown(ctx.db, rows);
   },
   topics: (_params, rows) => rows.map((row) => eventTopic(row.id)),
 });
@@ -71,7 +92,7 @@ export const publishedEventsLive = defineLiveQuery(publishedEvents, {
       .where(and(eq(event.status, 'published'), gt(event.endsAt, sql`now()`)))
       .orderBy(asc(event.startsAt))
       .limit(100)
-      .then((rows) => rows.map(withIsoTimes)),
+      .then((rows) => shown(ctx.db, rows)),
   topics: (_params, rows) => [publishedEventsTopic, ...rows.map((row) => eventTopic(row.id))],
 });
 
@@ -111,7 +132,7 @@ export const orgEventsLive = defineLiveQuery(orgEvents, {
       .from(event)
       .where(eq(event.organizationId, params.organizationId))
       .orderBy(desc(event.startsAt));
-    return rows.map(withIsoTimes);
+    return shown(ctx.db, rows);
   },
   topics: (params, rows) => [orgEventsTopic(params.organizationId), ...rows.map((row) => eventTopic(row.id))],
 });
@@ -121,9 +142,16 @@ export const managedEventLive = defineLiveQuery(managedEvent, {
   async load(params, ctx) {
     await requireEventRole(ctx.db, ctx.user, params.eventId, 'staff');
     const rows = await ctx.db.select(managedColumns).from(event).where(eq(event.id, params.eventId));
-    return rows.map(withIsoTimes);
+    return shown(ctx.db, rows);
   },
   topics: (params) => [eventTopic(params.eventId)],
 });
 
-export const eventsLiveQueries = [publicEventLive, publishedEventsLive, ticketAvailabilityLive, orgEventsLive, managedEventLive];
+export const eventsLiveQueries = [
+  publicEventLive,
+  publishedEventsLive,
+  ticketAvailabilityLive,
+  orgEventsLive,
+  managedEventLive,
+  ...eventChangesLiveQueries,
+];

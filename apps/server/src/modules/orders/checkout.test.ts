@@ -8,7 +8,7 @@ import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
 import { releaseExpiredHolds } from './holds';
-import { order } from './schema';
+import { order, orderActivity } from './schema';
 import { ticket } from '../tickets/schema';
 
 let t: TestApp;
@@ -108,6 +108,26 @@ describe('a paid order', () => {
 
     await pay(buyer.cookie, orderId);
     expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('paid');
+  });
+
+  it('puts each declined try on the order’s timeline once, however often the payment is read back', async () => {
+    const buyer = await t.signUp();
+    const { eventId, ticketTypeId } = await paidEvent();
+    const { orderId } = (await order2(buyer.cookie, eventId, ticketTypeId)).body.result;
+    const declinedLines = async () =>
+      (await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId))).filter(
+        (line) => line.kind === 'payment_failed',
+      );
+
+    await pay(buyer.cookie, orderId, '4000 0000 0000 0002');
+    await t.call(confirmPayment, { orderId }, buyer.cookie);
+    await t.call(confirmPayment, { orderId }, buyer.cookie);
+    expect(await declinedLines()).toMatchObject([{ detail: { code: 'card_declined' } }]);
+
+    await pay(buyer.cookie, orderId, '4000 0000 0000 0002');
+    await pay(buyer.cookie, orderId);
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('paid');
+    expect(await declinedLines()).toHaveLength(2);
   });
 
   it('asks for a confirmation step with the test card 3155, and is paid once the person approves', async () => {

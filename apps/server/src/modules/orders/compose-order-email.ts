@@ -3,6 +3,7 @@ import { formatMoney } from '@admit/shared/money';
 import { createElement } from 'react';
 import { mailIntl, renderEmailParts } from '../../platform/mail/compose';
 import { formatEventStart } from '../../platform/mail/formats';
+import type { EmailImage } from '../../platform/mail/email-frame';
 import type { Email, EmailAttachment } from '../../platform/mail/mailer';
 import { mailMessages } from '../../platform/mail/messages';
 import { shorten, shownMax } from '../../platform/mail/shown-text';
@@ -19,6 +20,8 @@ export interface OrderEmailRecipient {
   event: { title: string; venue: string; startsAt: Date; timeZone: string };
   /** The server's public address: links in the email and the host in its footer. */
   publicUrl: string;
+  /** The event's cover and its organization's logo, by absolute URL, where they have them. */
+  images?: { cover: EmailImage | null; logo: EmailImage | null };
 }
 
 export interface OrderConfirmationContent extends OrderEmailRecipient {
@@ -53,6 +56,8 @@ function frame(content: OrderEmailRecipient) {
       greeting: intl.formatMessage(mailMessages.greeting, { name: shorten(content.name, shownMax.personName) || 'none' }),
       buttonFallback: intl.formatMessage(mailMessages.buttonFallback),
       footer: intl.formatMessage(mailMessages.orderFooter, { host: new URL(content.publicUrl).host }),
+      banner: content.images?.cover ?? null,
+      logo: content.images?.logo ?? null,
     },
   };
 }
@@ -164,5 +169,35 @@ export async function composeLatePaymentRefundNotice(content: LatePaymentRefundC
     paragraphs: [intro, intl.formatMessage(mailMessages.lateRefundOutcome)],
     notes: [intl.formatMessage(mailMessages.refundTiming)],
     action: { label: intl.formatMessage(mailMessages.lateRefundAction), url: content.eventUrl },
+  });
+}
+
+export interface EventCancelledContent extends OrderEmailRecipient {
+  /** What this order gets back; 0 for free tickets. */
+  refunded: number;
+  /** The organizer's words to their buyers, maybe empty. */
+  message: string;
+}
+
+/** "Jazz night is cancelled": the tickets are void, the money comes back, with the organizer's message. */
+export async function composeEventCancelledNotice(content: EventCancelledContent): Promise<Email> {
+  const { intl, money, event: shown, common } = frame(content);
+  const event = shown.title;
+  const when = formatEventStart(content.locale, content.event.startsAt, content.event.timeZone);
+  const intro = intl.formatMessage(mailMessages.cancelledIntro, { event, when });
+  const paragraphs = [intro];
+  const message = shorten(content.message, shownMax.reason);
+  if (message) paragraphs.push(intl.formatMessage(mailMessages.cancelledMessage, { message }));
+  paragraphs.push(
+    content.refunded > 0
+      ? intl.formatMessage(mailMessages.cancelledRefund, { amount: money(content.refunded) })
+      : intl.formatMessage(mailMessages.cancelledFree),
+  );
+  return renderEmail(content.to, intl.formatMessage(mailMessages.cancelledSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs,
+    notes: content.refunded > 0 ? [intl.formatMessage(mailMessages.refundTiming)] : [],
+    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
   });
 }

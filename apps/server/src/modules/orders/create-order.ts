@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { personLabel } from '@admit/shared/people';
 import { CreateOrderInput } from '@admit/shared/orders';
 import type { z } from 'zod';
 import { and, eq, sql } from 'drizzle-orm';
@@ -68,7 +69,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         id: orderId,
         eventId: found.id,
         buyerId: buyer.id,
-        buyerName: buyer.name,
+        buyerName: personLabel(buyer),
         email: buyer.email,
         status: paid ? 'pending' : 'paid',
         total,
@@ -92,7 +93,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         await issueTickets(tx, {
           orderId,
           event: found,
-          tickets: input.lines.map((line) => ({ ...line, holderName: buyer.name, holderEmail: buyer.email })),
+          tickets: input.lines.map((line) => ({ ...line, holderName: personLabel(buyer), holderEmail: buyer.email })),
         });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
       if (!paid) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });

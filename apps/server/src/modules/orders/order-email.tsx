@@ -1,5 +1,5 @@
 import { Column, Heading, Hr, Img, Row, Section, Text } from '@react-email/components';
-import { EmailFrame, emailStyles } from '../../platform/mail/email-frame';
+import { EmailFrame, emailStyles, type EmailImage } from '../../platform/mail/email-frame';
 
 export interface OrderSummaryProps {
   reference: string;
@@ -35,6 +35,8 @@ export interface OrderEmailProps {
   action: { label: string; url: string };
   buttonFallback: string;
   footer: string;
+  banner?: EmailImage | null;
+  logo?: EmailImage | null;
 }
 
 const styles = {

@@ -8,14 +8,19 @@ import type { Email, Mailer } from '../../platform/mail/mailer';
 import {
   composeLatePaymentRefundNotice,
   composeOrderConfirmation,
+  composeEventCancelledNotice,
   composeRefundNotice,
   type OrderEmailRecipient,
 } from './compose-order-email';
+import { organization } from '../../platform/auth/organization-schema';
+import { imageUrl, jpegVariantOf, variantBytes } from '../../platform/files/uploads';
+import type { FileStorage } from '../../platform/files/storage';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { ticketsPdf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
+import { cancellationRefundKey } from './refund-keys';
 import { order, refund } from './schema';
 import { orderTopic } from './topics';
 
@@ -23,6 +28,8 @@ export interface OrderEmailDeps {
   db: Db;
   mailer: Mailer;
   publicUrl: string;
+  /** Where the event's cover and the organization's logo are kept (for the PDF); without it, the PDF has none. */
+  storage?: FileStorage;
   /** Refreshes the organizer's order detail, whose timeline gains an "email sent" line. */
   publish?: (...topics: string[]) => void;
 }
@@ -38,15 +45,35 @@ const canReceiveMail = (email: string) => !/\.invalid$/i.test(email);
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
-    .select({ order, event })
+    .select({ order, event, logoFile: organization.logo })
     .from(order)
     .innerJoin(event, eq(event.id, order.eventId))
+    .innerJoin(organization, eq(organization.id, event.organizationId))
     .where(eq(order.id, orderId));
   if (!found) throw new Error(`No order ${orderId}`);
   return found;
 }
 
-function recipientOf(found: Awaited<ReturnType<typeof findOrderWithEvent>>, publicUrl: string): OrderEmailRecipient {
+type Found = Awaited<ReturnType<typeof findOrderWithEvent>>;
+
+/** The cover's and the logo's JPEG variants an email shows (by URL) and a PDF embeds (by bytes). */
+async function picturesFor(deps: OrderEmailDeps, found: Found) {
+  const [cover, logo] = await Promise.all([
+    jpegVariantOf(deps.db, found.event.coverFile, 800),
+    jpegVariantOf(deps.db, found.logoFile, 100),
+  ]);
+  const image = (variant: typeof cover) =>
+    variant && { src: new URL(imageUrl(variant.key), deps.publicUrl).toString(), width: variant.width, height: variant.height };
+  return {
+    images: { cover: image(cover), logo: image(logo) },
+    bytes: async () => ({
+      cover: cover && deps.storage ? await variantBytes(deps.storage, cover.key) : null,
+      logo: logo && deps.storage ? await variantBytes(deps.storage, logo.key) : null,
+    }),
+  };
+}
+
+function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
   return {
     to: found.order.email,
     locale: isLocale(found.order.locale) ? found.order.locale : defaultLocale,
@@ -88,9 +115,16 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id));
   if (tickets.length === 0) throw new Error(`Order ${orderId} has no valid tickets to send`);
 
-  const recipient = recipientOf(found, deps.publicUrl);
+  const pictures = await picturesFor(deps, found);
+  const recipient = { ...recipientOf(found, deps.publicUrl), images: pictures.images };
   const reference = formatOrderReference(orderId);
-  const pdf = await ticketsPdf({ locale: recipient.locale, event: found.event, orderReference: reference, tickets });
+  const pdf = await ticketsPdf({
+    locale: recipient.locale,
+    event: found.event,
+    orderReference: reference,
+    tickets,
+    pictures: await pictures.bytes(),
+  });
   const email = await composeOrderConfirmation({
     ...recipient,
     reference,
@@ -112,6 +146,8 @@ export async function sendRefundNotice(deps: OrderEmailDeps, refundId: string): 
   if (!given) throw new Error(`No refund ${refundId}`);
   if (!['succeeded', 'pending'].includes(given.status))
     throw new Error(`Refund ${refundId} is ${given.status}: nothing was refunded`);
+  // A cancelled event's refunds are told in its cancellation notice, one email per order.
+  if (given.idempotencyKey === cancellationRefundKey(given.orderId)) return false;
   const found = await findOrderWithEvent(deps.db, given.orderId);
   if (!canReceiveMail(found.order.email)) return false;
 
@@ -150,6 +186,27 @@ export async function sendLatePaymentRefundNotice(deps: OrderEmailDeps, orderId:
   return sendOnce(deps, orderId, email, `late-payment-refund:${orderId}`, { kind: 'late_payment_refund', to: found.order.email });
 }
 
+/**
+ * Tells the buyer that the event is cancelled, their tickets void, and what they get back (the
+ * cancellation's refund of this order, recorded before this is enqueued), with the organizer's
+ * message. Once per order.
+ */
+export async function sendEventCancelledNotice(deps: OrderEmailDeps, orderId: string, message: string): Promise<boolean> {
+  const found = await findOrderWithEvent(deps.db, orderId);
+  if (found.event.status !== 'cancelled') throw new Error(`The event of order ${orderId} is not cancelled`);
+  if (!canReceiveMail(found.order.email)) return false;
+  const [given] = await deps.db
+    .select({ amount: refund.amount, status: refund.status })
+    .from(refund)
+    .where(eq(refund.idempotencyKey, cancellationRefundKey(orderId)));
+  const email = await composeEventCancelledNotice({
+    ...recipientOf(found, deps.publicUrl),
+    refunded: given && given.status !== 'failed' && given.status !== 'canceled' ? given.amount : 0,
+    message,
+  });
+  return sendOnce(deps, orderId, email, `event-cancelled:${orderId}`, { kind: 'event_cancelled', to: found.order.email });
+}
+
 const OrderJobData = z.object({ orderId: z.string() });
 
 /** The tickets of an order that became paid (or a free order), with their QR codes and PDF. */
@@ -176,6 +233,17 @@ export const sendRefundNoticeJob = defineJob({
   data: z.object({ refundId: z.string() }),
   async handler({ refundId }, { services }) {
     await sendRefundNotice(services, refundId);
+  },
+});
+
+/** The event of this order is cancelled (orders/cancel-event.ts enqueues it once the order's refund is recorded). */
+export const sendEventCancelledNoticeJob = defineJob({
+  name: 'orders.sendEventCancelledNotice',
+  data: z.object({ orderId: z.string(), message: z.string().max(1_000) }),
+  concurrency: 2,
+  batchSize: 5,
+  async handler({ orderId, message }, { services }) {
+    await sendEventCancelledNotice(services, orderId, message);
   },
 });
 

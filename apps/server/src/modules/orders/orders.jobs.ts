@@ -1,5 +1,11 @@
+import { cancelEventOrdersJob } from './cancel-event';
 import { expireHoldJob } from './holds';
-import { sendConfirmationJob, sendLatePaymentRefundNoticeJob, sendRefundNoticeJob } from './order-emails';
+import {
+  sendConfirmationJob,
+  sendEventCancelledNoticeJob,
+  sendLatePaymentRefundNoticeJob,
+  sendRefundNoticeJob,
+} from './order-emails';
 import { sendRefundJob } from './refund-order';
 
 // The orders module's background work, each defined next to what it does. Every job is enqueued in
@@ -11,4 +17,6 @@ export const ordersJobs = [
   sendLatePaymentRefundNoticeJob,
   expireHoldJob,
   sendRefundJob,
+  cancelEventOrdersJob,
+  sendEventCancelledNoticeJob,
 ];

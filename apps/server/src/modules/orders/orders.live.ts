@@ -1,8 +1,9 @@
 import { eventOrders, myOrder } from '@admit/shared/orders';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { picturesOf } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { requireEventRole } from '../events/events.api';
+import { eventTopic, requireEventRole } from '../events/events.api';
 import { event } from '../events/schema';
 import { linesWithNames } from './order-lines';
 import { order } from './schema';
@@ -45,6 +46,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         eventId: order.eventId,
         eventTitle: event.title,
         eventSlug: event.slug,
+        coverFile: event.coverFile,
         status: order.status,
         total: order.total,
         refundedAmount: order.refundedAmount,
@@ -58,16 +60,20 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       .where(and(eq(order.id, params.orderId), eq(order.buyerId, ctx.user.id)));
     if (!found) throw new CallableError('not-found', 'No such order');
     const lines = await linesWithNames(ctx.db, found.id);
+    const { coverFile, ...shown } = found;
+    const covers = await picturesOf(ctx.db, [coverFile]);
     return [
       {
-        ...found,
+        ...shown,
+        eventCover: (coverFile && covers.get(coverFile)) || null,
         lines,
         holdExpiresAt: found.holdExpiresAt?.toISOString() ?? null,
         createdAt: found.createdAt.toISOString(),
       },
     ];
   },
-  topics: (params) => [orderTopic(params.orderId)],
+  // The order, and its event (a new cover or title shows at once).
+  topics: (params, rows) => [orderTopic(params.orderId), ...rows.map((row) => eventTopic(row.eventId))],
 });
 
 export const ordersLiveQueries = [eventOrdersLive, myOrderLive];

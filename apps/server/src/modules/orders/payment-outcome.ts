@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
+import { recordActivityOnce } from './order-activity';
 import { settlePayment, type Settlement } from './settle-payment';
 import { orderTopics } from './topics';
 
@@ -24,6 +25,12 @@ export async function settleAndAnnounce(
   payment: PaymentIntentState,
 ): Promise<Settlement> {
   const settlement = await settlePayment(deps.db, deps.payments, deps.jobs, orderId, payment);
+  // A declined try the provider reports only in the payment's state: one timeline line per try.
+  if (payment.lastDecline)
+    await recordActivityOnce(deps.db, `payment-failed:${payment.ref}:${payment.lastDecline.attempt}`, orderId, 'payment_failed', {
+      code: payment.lastDecline.code,
+      message: null,
+    });
   deps.publish(...orderTopics(settlement.order));
   return settlement;
 }

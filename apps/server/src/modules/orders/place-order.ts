@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { personLabel } from '@admit/shared/people';
 import type { Locale } from '@admit/shared/locales';
 import type { SoldOutDetails } from '@admit/shared/orders';
 import { sql } from 'drizzle-orm';
@@ -59,7 +60,7 @@ export async function placeFreeOrders(input: {
   const statement = sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity) as (
     select * from unnest(
       ${column(requests.map((_, position) => position))}::int[], ${column(orderIds)}::text[],
-      ${column(requests.map((request) => request.buyer.id))}::text[], ${column(requests.map((request) => request.buyer.name))}::text[],
+      ${column(requests.map((request) => request.buyer.id))}::text[], ${column(requests.map((request) => personLabel(request.buyer)))}::text[],
       ${column(requests.map((request) => request.buyer.email))}::text[], ${column(requests.map((request) => request.locale))}::text[],
       ${column(requests.map((request) => request.idempotencyKey))}::text[], ${column(requests.map((request) => request.quantity))}::int[])
   ),

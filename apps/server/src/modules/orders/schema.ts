@@ -110,6 +110,7 @@ export const orderActivity = pgTable(
         'refund_failed',
         'webhook',
         'email_sent',
+        'holder_changed',
       ],
     }).notNull(),
     /** Small facts for the timeline (amount, provider status, event type, reason). */

@@ -3,7 +3,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
-import { sellHeldPlaces, tryTakePlaces } from '../events/events.api';
+import { releasePlaces, sellHeldPlaces, tryTakePlaces } from '../events/events.api';
 import { event } from '../events/schema';
 import { issueTickets } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
@@ -46,9 +46,16 @@ export async function settlePayment(
       return { outcome: 'mismatch', order: found };
 
     const lines = await placesOf(tx, found.id);
-    if (found.status === 'pending') {
+    const [{ status: eventStatus }] = (await tx
+      .select({ status: event.status })
+      .from(event)
+      .where(eq(event.id, found.eventId))) as [{ status: string }];
+    // A cancelled event sells nothing, also to a buyer who paid while it was being cancelled.
+    const cancelled = eventStatus === 'cancelled';
+    if (cancelled && found.status === 'pending') await releasePlaces(tx, { eventId: found.eventId, lines, from: 'held' });
+    if (!cancelled && found.status === 'pending') {
       await sellHeldPlaces(tx, { eventId: found.eventId, lines });
-    } else if (!(await tryTakePlaces(tx, { eventId: found.eventId, lines, as: 'sold' }))) {
+    } else if (cancelled || !(await tryTakePlaces(tx, { eventId: found.eventId, lines, as: 'sold' }))) {
       const [cancelled] = await tx
         .update(order)
         .set({ status: 'cancelled', refundedAmount: found.total })

@@ -3,24 +3,32 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { invitation, member, organization } from '../../platform/auth/organization-schema';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { user } from '../../platform/auth/schema';
+import { picturesOf } from '../../platform/files/uploads';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { emailInvitationsTopic, orgInvitationsTopic, orgMembersTopic, userOrgsTopic } from './topics';
 
 export const myOrgsLive = defineLiveQuery(myOrgs, {
   auth: 'required',
-  load: (_params, ctx) =>
-    ctx.db
+  async load(_params, ctx) {
+    const rows = await ctx.db
       .select({
         id: organization.id,
         name: organization.name,
         slug: organization.slug,
         role: member.role,
         requireTwoFactor: organization.requireTwoFactor,
+        logoFile: organization.logo,
       })
       .from(member)
       .innerJoin(organization, eq(organization.id, member.organizationId))
       .where(eq(member.userId, ctx.user.id))
-      .orderBy(asc(organization.name)),
+      .orderBy(asc(organization.name));
+    const logos = await picturesOf(
+      ctx.db,
+      rows.map((row) => row.logoFile),
+    );
+    return rows.map(({ logoFile, ...row }) => ({ ...row, logo: (logoFile && logos.get(logoFile)) || null }));
+  },
   topics: (_params, _rows, ctx) => [userOrgsTopic(ctx.user!.id)],
 });
 

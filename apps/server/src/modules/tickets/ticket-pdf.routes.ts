@@ -1,7 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../platform/auth/auth';
+import { organization } from '../../platform/auth/organization-schema';
 import type { Db } from '../../platform/db/database';
+import type { FileStorage } from '../../platform/files/storage';
+import { jpegVariantOf, variantBytes } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { contentDisposition } from '../../platform/http/content-disposition';
 import { sendError } from '../../platform/http/send-error';
@@ -15,7 +18,18 @@ import { ticketsPdf } from './ticket-pdf';
 
 export interface TicketPdfRouteDeps {
   db: Db;
+  /** Where the cover and logo drawn on the tickets are kept. */
+  storage: FileStorage;
   getUser(request: FastifyRequest): Promise<SessionUser | null>;
+}
+
+/** The cover's and the logo's JPEG bytes for the PDF (none where there is none). */
+async function pictureBytes(deps: TicketPdfRouteDeps, coverFile: string | null, logoFile: string | null) {
+  const [cover, logo] = await Promise.all([jpegVariantOf(deps.db, coverFile, 800), jpegVariantOf(deps.db, logoFile, 100)]);
+  return {
+    cover: cover && (await variantBytes(deps.storage, cover.key)),
+    logo: logo && (await variantBytes(deps.storage, logo.key)),
+  };
 }
 
 const notFound = (reply: FastifyReply) => sendError(reply, 'not-found', 'No such tickets');
@@ -59,9 +73,12 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
         venue: event.venue,
         startsAt: event.startsAt,
         timeZone: event.timeZone,
+        coverFile: event.coverFile,
+        logoFile: organization.logo,
       })
       .from(order)
       .innerJoin(event, eq(event.id, order.eventId))
+      .innerJoin(organization, eq(organization.id, event.organizationId))
       .where(eq(order.id, orderId));
     if (!found || !(await mayReadTickets(deps.db, user, found))) return notFound(reply);
 
@@ -78,6 +95,7 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
       event: found,
       orderReference: formatOrderReference(orderId),
       tickets,
+      pictures: await pictureBytes(deps, found.coverFile, found.logoFile),
     });
     return reply
       .type('application/pdf')

@@ -21,6 +21,8 @@ export interface TicketPdfInput {
   /** The language of the words on the tickets. */
   locale: Locale;
   event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  /** The event's cover and the organization's logo as JPEG bytes, drawn at the top of each page. */
+  pictures?: { cover: Uint8Array | null; logo: Uint8Array | null };
   /** Printed small at the bottom of each page ("Order 1A2B3C4D"), for support questions. */
   orderReference: string;
   tickets: { code: string; holderName: string; ticketTypeName: string }[];
@@ -130,6 +132,11 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
   pdf.setLanguage(input.locale);
   pdf.setCreator('Admit');
   pdf.setProducer('Admit');
+  // Embedded once, drawn on every page. A picture pdf-lib cannot read is left out, not an error.
+  // Copied first: pdf-lib reads the whole underlying ArrayBuffer, and a Node Buffer is often a slice of a shared one.
+  const embed = (bytes: Uint8Array | null | undefined) => (bytes ? pdf.embedJpg(Uint8Array.from(bytes)).catch(() => null) : null);
+  const cover = await embed(input.pictures?.cover);
+  const logo = await embed(input.pictures?.logo);
   const regular = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const mono = await pdf.embedFont(StandardFonts.Courier);
@@ -155,7 +162,9 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       y -= options.gap ?? 0;
     };
 
-    page.drawText('Admit', { x: margin, y: y - 20, size: 20, font: bold, color: brand });
+    const logoSize = logo ? 28 : 0;
+    if (logo) page.drawImage(logo, { x: margin, y: y - logoSize + 4, width: logoSize, height: logoSize });
+    page.drawText('Admit', { x: margin + (logo ? logoSize + 10 : 0), y: y - 20, size: 20, font: bold, color: brand });
     const position = printable(
       regular,
       intl.formatMessage(mailMessages.ticketPdfPosition, { index: index + 1, count: input.tickets.length }),
@@ -168,6 +177,13 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       color: muted,
     });
     y -= 56;
+    if (cover) {
+      // Across the page, at most 120 points high: the QR code keeps its place on the page.
+      const height = Math.min(120, (width * cover.height) / cover.width);
+      const drawn = { width: (height * cover.width) / cover.height, height };
+      page.drawImage(cover, { x: margin + (width - drawn.width) / 2, y: y - drawn.height, ...drawn });
+      y -= drawn.height + 16;
+    }
 
     write(title, { font: bold, size: 24, gap: 10, maxLines: 3 });
     write(when, { font: regular, size: 13, gap: 4 });

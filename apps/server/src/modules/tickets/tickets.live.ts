@@ -1,6 +1,7 @@
 import { myTickets } from '@admit/shared/tickets';
 import { asc, eq } from 'drizzle-orm';
 import { defineLiveQuery } from '../../platform/live/live-query';
+import { eventTopic } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket } from './schema';
@@ -20,6 +21,7 @@ export const myTicketsLive = defineLiveQuery(myTickets, {
         eventId: event.id,
         eventSlug: event.slug,
         eventTitle: event.title,
+        eventStatus: event.status,
         venue: event.venue,
         timeZone: event.timeZone,
         startsAt: event.startsAt,
@@ -39,7 +41,8 @@ export const myTicketsLive = defineLiveQuery(myTickets, {
       checkedInAt: row.checkedInAt?.toISOString() ?? null,
     }));
   },
-  topics: (_params, _rows, ctx) => [userTicketsTopic(ctx.user!.id)],
+  // The buyer's tickets, and their events: an event's title, time or cancellation shows at once.
+  topics: (_params, rows, ctx) => [userTicketsTopic(ctx.user!.id), ...new Set(rows.map((row) => eventTopic(row.eventId)))],
 });
 
 export const ticketsLiveQueries = [myTicketsLive];

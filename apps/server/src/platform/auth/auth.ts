@@ -196,7 +196,9 @@ export function createAuth(options: {
           const text = mailIntl(localeOfRequest(ctx?.headers)).formatMessage(mailMessages.smsCode, { code });
           await options.sms.send({ to, text });
         },
-        signUpOnVerification: { getTempEmail: phoneSignUpEmail },
+        // No name yet: the app asks for one after the first sign-in (decision 0036); until then the
+        // formatted number stands for the person (personLabel).
+        signUpOnVerification: { getTempEmail: phoneSignUpEmail, getTempName: () => '' },
       }),
       // Asked after every sign-in: the plugin's own paths (password) and, through
       // secondFactorForEveryMethod, the email link and the phone code.

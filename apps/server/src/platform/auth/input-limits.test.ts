@@ -122,6 +122,23 @@ describe('NUL and other control characters in sign-in and account input', () => 
     expect(signUp.status).toBe(400);
   });
 
+  it('refuses a name, email or password that is not text with 400, and lets a picture be removed with null', async () => {
+    const person = await t.signUp('Tex Typed');
+    for (const payload of [{ name: null }, { name: 42 }, { name: ['Tex'] }, { image: 7 }]) {
+      const update = await authPost('/update-user', payload, { cookie: person.cookie });
+      expect(update.status, JSON.stringify(payload)).toBe(400);
+      expect(update.body.code).toBe('INVALID_INPUT');
+    }
+    const removed = await authPost('/update-user', { image: null }, { cookie: person.cookie });
+    expect(removed.status).toBe(200);
+    const signUp = await authPost('/sign-up/email', {
+      name: { first: 'Tex' },
+      email: newEmail(),
+      password: 'correct horse battery',
+    });
+    expect(signUp.status).toBe(400);
+  });
+
   it('refuses a NUL in a query parameter of a link with 400', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/auth/verify-email?token=%00&callbackURL=%2F' });
     expect(response.statusCode).toBe(400);

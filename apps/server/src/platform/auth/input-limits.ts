@@ -39,6 +39,14 @@ export function authInputProblem(value: unknown, field = 'body', depth = 0): { c
     return null;
   }
   if (typeof value !== 'object' || value === null) return null;
+  if (depth === 0 && !Array.isArray(value)) {
+    // update-user takes any record, so a `name: null` would reach the database's NOT NULL (a 500).
+    for (const [key, item] of Object.entries(value)) {
+      const nullable = key === 'image' && item === null; // how a client removes its picture
+      if (key in fieldLimits && item !== undefined && typeof item !== 'string' && !nullable)
+        return { code: 'INVALID_INPUT', message: `${key} must be text` };
+    }
+  }
   if (depth >= maxDepth) return { code: 'INVALID_INPUT', message: `${field} is nested too deeply` };
   for (const [key, item] of Object.entries(value)) {
     if (controlCharacter.test(key) || key.length > 100) return { code: 'INVALID_INPUT', message: 'A field name is not valid' };

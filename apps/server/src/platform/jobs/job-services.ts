@@ -1,5 +1,6 @@
 import type { Config } from '../config';
 import type { Db } from '../db/database';
+import type { FileStorage } from '../files/storage';
 import type { Mailer } from '../mail/mailer';
 import type { PaymentProvider } from '../payments/payment-provider';
 import { defineJob as defineQueueJob, type JobDefinition, type JobSender } from './job-queue';
@@ -15,6 +16,8 @@ export interface JobServices {
   publish(...topics: string[]): void;
   /** Jobs a job enqueues in turn. */
   jobs: JobSender;
+  /** Uploaded files (images), on disk or in S3. */
+  storage: FileStorage;
 }
 
 export type AdmitJob<Data = unknown> = JobDefinition<Data, JobServices>;

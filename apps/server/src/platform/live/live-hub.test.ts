@@ -224,6 +224,7 @@ describe('live queries on /live', () => {
       slug: expect.any(String),
       role: 'owner',
       requireTwoFactor: false,
+      logo: null,
     });
 
     const stranger = await connect();

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Body, Button, Container, Head, Heading, Hr, Html, Link, Preview, Section, Text } from '@react-email/components';
+import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Text } from '@react-email/components';
 
 const brand = '#1c7ed6';
 
@@ -41,6 +41,17 @@ export interface EmailFrameProps {
   children?: ReactNode;
   /** Small print right after the button (how long a link works). */
   afterAction?: string;
+  /** A picture across the top (an event's cover), by absolute URL. */
+  banner?: EmailImage | null;
+  /** The sender's logo (an organization's), beside the wordmark. */
+  logo?: EmailImage | null;
+}
+
+/** An image an email shows by absolute URL (mail apps fetch it; none is attached). */
+export interface EmailImage {
+  src: string;
+  width: number;
+  height: number;
 }
 
 /** What every Admit email is made of: the wordmark, a greeting, paragraphs, one button, the footer. */
@@ -51,9 +62,21 @@ export function EmailFrame(props: EmailFrameProps) {
       <Preview>{props.preview}</Preview>
       <Body style={emailStyles.body}>
         <Container style={{ ...emailStyles.container, maxWidth: props.width }}>
+          {props.logo && (
+            <Img src={props.logo.src} alt="" width={40} height={40} style={{ borderRadius: 6, margin: '0 0 12px' }} />
+          )}
           <Heading as="h1" style={emailStyles.wordmark}>
             Admit
           </Heading>
+          {props.banner && (
+            <Img
+              src={props.banner.src}
+              alt=""
+              width={props.width - 56}
+              height={Math.round(((props.width - 56) * props.banner.height) / props.banner.width)}
+              style={{ borderRadius: 6, margin: '0 0 20px', maxWidth: '100%', height: 'auto' }}
+            />
+          )}
           <Text style={emailStyles.text}>{props.greeting}</Text>
           {props.paragraphs.map((paragraph) => (
             <Text key={paragraph} style={emailStyles.text}>

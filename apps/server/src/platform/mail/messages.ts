@@ -126,6 +126,18 @@ export const mailMessages = {
   },
   lateRefundAction: { id: 'mail.lateRefund.action', defaultMessage: 'See the event' },
 
+  cancelledSubject: { id: 'mail.cancelled.subject', defaultMessage: '{event} is cancelled' },
+  cancelledIntro: {
+    id: 'mail.cancelled.intro',
+    defaultMessage: 'The organizer has cancelled {event}, planned for {when}. Your tickets are no longer valid.',
+  },
+  cancelledMessage: { id: 'mail.cancelled.message', defaultMessage: 'The organizer’s message: {message}' },
+  cancelledRefund: {
+    id: 'mail.cancelled.refund',
+    defaultMessage: 'We are refunding everything you paid, {amount}. You do not need to do anything.',
+  },
+  cancelledFree: { id: 'mail.cancelled.free', defaultMessage: 'Your tickets were free, so there is nothing to refund.' },
+
   ticketPdfTitle: { id: 'ticketPdf.title', defaultMessage: 'Tickets for {event}' },
   ticketPdfPosition: { id: 'ticketPdf.position', defaultMessage: 'Ticket {index, number} of {count, number}' },
   ticketPdfAtTheDoor: {

@@ -13,6 +13,11 @@ export interface PaymentIntentState {
   currency: string;
   /** Our order id, as stored in the provider's metadata. */
   orderId: string | null;
+  /**
+   * The latest declined try and how many there were, where the provider tells it only this way
+   * (the sandbox; Stripe announces each with a `payment_intent.payment_failed` webhook instead).
+   */
+  lastDecline?: { code: string; attempt: number } | null;
 }
 
 export interface CreatedPaymentIntent extends PaymentIntentState {

@@ -13,6 +13,7 @@ const stateOf = (row: typeof sandboxPayment.$inferSelect): PaymentIntentState =>
   amount: row.amount,
   currency: row.currency,
   orderId: row.orderId,
+  lastDecline: row.declines > 0 ? { code: 'card_declined', attempt: row.declines } : null,
 });
 
 /**
@@ -79,7 +80,10 @@ export const sandboxConfirmCallable = defineCallable(sandboxConfirm, {
     const payment = await paymentBySecret(ctx.db, input.clientSecret);
     if (payment.status === 'succeeded') return { status: 'succeeded' as const };
     if (input.cardNumber === sandboxTestCards.declined) {
-      await setStatus(ctx.db, payment.id, 'requires_payment_method');
+      await ctx.db
+        .update(sandboxPayment)
+        .set({ status: 'requires_payment_method', declines: sql`${sandboxPayment.declines} + 1` })
+        .where(eq(sandboxPayment.id, payment.id));
       return { status: 'declined' as const };
     }
     if (input.cardNumber === sandboxTestCards.requiresAction) {

@@ -11,6 +11,8 @@ export const sandboxPayment = pgTable('sandbox_payment', {
     enum: ['requires_payment_method', 'requires_action', 'processing', 'succeeded', 'canceled'],
   }).notNull(),
   refunded: integer('refunded').notNull().default(0),
+  /** Cards declined so far (the test card 4000 0000 0000 0002), each one line of the order's timeline. */
+  declines: integer('declines').notNull().default(0),
   createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
 });
 

@@ -7,6 +7,7 @@ import { AccountEmail } from '@admit/shared/account';
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
+import { usePageTitle } from '../../lib/page-title';
 import { authErrorMessage } from './auth-error';
 import { DevOutboxHint } from './dev-outbox';
 
@@ -14,6 +15,7 @@ const ForgotPasswordForm = z.object({ email: AccountEmail });
 
 export function ForgotPasswordPage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.forgotPassword', defaultMessage: 'Forgot your password' }));
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);

@@ -8,12 +8,14 @@ import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { liveClient } from '../../lib/live';
+import { usePageTitle } from '../../lib/page-title';
 import { authErrorMessage, passwordRuleMessage } from './auth-error';
 
 const ResetPasswordForm = z.object({ password: NewPassword, repeat: z.string().min(1) });
 
 export function ResetPasswordPage({ token }: { token: string | undefined }) {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.resetPassword', defaultMessage: 'New password' }));
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [submitting, setSubmitting] = useState(false);

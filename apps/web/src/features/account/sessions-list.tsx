@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { authClient } from '../../lib/auth-client';
 import { liveClient } from '../../lib/live';
-import { ErrorState, PageLoader } from '../../lib/page-state';
+import { ErrorState, NeedsNetwork, PageLoader } from '../../lib/page-state';
 import { authErrorMessage } from './auth-error';
 import { deviceOf } from './device-name';
 
@@ -46,7 +46,7 @@ function deviceName(intl: IntlShape, userAgent?: string | null): string {
   );
 }
 
-export function SessionsList({ currentSessionId }: { currentSessionId: string }) {
+export function SessionsList({ currentSessionId }: { currentSessionId: string | null }) {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
@@ -65,7 +65,7 @@ export function SessionsList({ currentSessionId }: { currentSessionId: string })
   }
 
   const signOutHere = async () => {
-    setBusy(currentSessionId);
+    setBusy(currentSessionId ?? 'current');
     await authClient.signOut();
     liveClient.reconnect();
     await navigate({ to: '/' });
@@ -109,7 +109,11 @@ export function SessionsList({ currentSessionId }: { currentSessionId: string })
           </Alert>
         )}
         {sessions.isPending ? (
-          <PageLoader />
+          sessions.fetchStatus === 'paused' ? (
+            <NeedsNetwork />
+          ) : (
+            <PageLoader />
+          )
         ) : sessions.isError ? (
           <ErrorState error={sessions.error} />
         ) : (

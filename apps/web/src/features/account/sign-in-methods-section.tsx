@@ -3,7 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { authClient, useSession } from '../../lib/auth-client';
-import { ErrorState, PageLoader } from '../../lib/page-state';
+import { ErrorState, NeedsNetwork, PageLoader } from '../../lib/page-state';
 import { authErrorMessage } from './auth-error';
 import { useFederatedProviders } from './federated-sign-in';
 
@@ -104,7 +104,11 @@ export function SignInMethodsSection() {
           </Alert>
         )}
         {accounts.isPending ? (
-          <PageLoader />
+          accounts.fetchStatus === 'paused' ? (
+            <NeedsNetwork />
+          ) : (
+            <PageLoader />
+          )
         ) : accounts.isError ? (
           <ErrorState error={accounts.error} />
         ) : (

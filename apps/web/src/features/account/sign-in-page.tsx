@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
 import { liveClient } from '../../lib/live';
+import { usePageTitle } from '../../lib/page-title';
 import { authErrorMessage } from './auth-error';
 import { EmailLinkSignIn } from './email-link-sign-in';
 import { FederatedSignInButtons, FederatedSignInError } from './federated-sign-in';
@@ -32,6 +33,7 @@ export function SignInPage(props: {
 }) {
   const { redirectTo, linkError } = props;
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.signIn', defaultMessage: 'Sign in' }));
   const navigate = useNavigate();
   const [method, setMethod] = useState<SignInMethod>(props.initialMethod ?? 'password');
   const [twoFactorPending, setTwoFactorPending] = useState(props.secondFactor ?? false);

@@ -7,6 +7,7 @@ import { AccountEmail, accountLimits, NewPassword, PersonName } from '@admit/sha
 import { z } from 'zod';
 import { authClient } from '../../lib/auth-client';
 import { validateWith } from '../../lib/form';
+import { usePageTitle } from '../../lib/page-title';
 import { authErrorMessage, passwordRuleMessage } from './auth-error';
 import { FederatedSignInButtons } from './federated-sign-in';
 import { DevOutboxHint } from './dev-outbox';
@@ -15,6 +16,7 @@ const SignUpForm = z.object({ name: PersonName, email: AccountEmail, password: N
 
 export function SignUpPage({ redirectTo }: { redirectTo: string }) {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.signUp', defaultMessage: 'Sign up' }));
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);

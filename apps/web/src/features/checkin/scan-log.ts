@@ -24,6 +24,8 @@ export interface LocalVerdict {
   ticketTypeName?: string;
   /** For a duplicate: when and where the ticket was let in, as far as this device knows. */
   first?: { at: string; device: string };
+  /** For an unknown code: the other event of this organization it is a ticket of (the server knows). */
+  otherEvent?: { title: string; startsAt: string; timeZone: string };
 }
 
 const storageKey = (eventId: string) => `admit.scans.${eventId}`;
@@ -92,11 +94,12 @@ export function useScanLog(eventId: string): ScanEntry[] {
 /** The verdict to show for an entry: the server's once it has answered, else the device's own. */
 export function verdictOf(entry: ScanEntry): LocalVerdict {
   if (!entry.server) return entry.local;
-  const { result, ticket, firstCheckIn } = entry.server;
+  const { result, ticket, firstCheckIn, otherEvent } = entry.server;
   return {
     result,
     holderName: ticket?.holderName ?? entry.local.holderName,
     ticketTypeName: ticket?.ticketTypeName ?? entry.local.ticketTypeName,
     first: firstCheckIn ?? undefined,
+    otherEvent: otherEvent ?? undefined,
   };
 }

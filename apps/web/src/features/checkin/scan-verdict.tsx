@@ -57,6 +57,8 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
             <FormattedMessage id="scanner.verdict.duplicate" defaultMessage="Already checked in" />
           ) : verdict.result === 'void' ? (
             <FormattedMessage id="scanner.verdict.void" defaultMessage="Void — refunded or cancelled" />
+          ) : verdict.otherEvent ? (
+            <FormattedMessage id="scanner.verdict.wrongEvent" defaultMessage="Ticket of another event" />
           ) : (
             <FormattedMessage id="scanner.verdict.unknown" defaultMessage="Unknown ticket" />
           )}
@@ -86,7 +88,19 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
           />
         </p>
       )}
-      {verdict.result === 'unknown' && (
+      {verdict.result === 'unknown' && verdict.otherEvent && (
+        <p className={classes.strong}>
+          <FormattedMessage
+            id="scanner.verdict.otherEvent"
+            defaultMessage="This ticket is for “{title}” on {date}."
+            values={{
+              title: verdict.otherEvent.title,
+              date: intl.formatDate(verdict.otherEvent.startsAt, { dateStyle: 'medium', timeZone: verdict.otherEvent.timeZone }),
+            }}
+          />
+        </p>
+      )}
+      {verdict.result === 'unknown' && !verdict.otherEvent && (
         <p className={classes.hint}>
           <FormattedMessage id="scanner.verdict.unknownHint" defaultMessage="No ticket of this event has this code." />
         </p>

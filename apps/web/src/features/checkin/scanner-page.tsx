@@ -2,10 +2,11 @@ import { attendees as attendeesQuery, checkInCounts, scannerKit } from '@admit/s
 import { Badge, Button, Card, Group, Progress, Stack, Text, Title } from '@mantine/core';
 import { useMutationState } from '@tanstack/react-query';
 import { memo } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
 import { DeviceNameForm, useDeviceName } from './device-name';
 import { Door } from './door';
 import { LiveRecentScans } from './recent-scans';
@@ -20,9 +21,12 @@ import { LiveRecentScans } from './recent-scans';
  * changed, never the whole page.
  */
 export function ScannerPage({ eventId }: { eventId: string }) {
+  const intl = useIntl();
   const [device, setDevice] = useDeviceName();
   const kit = useLiveQuery(scannerKit, { eventId });
   const list = useLiveQuery(attendeesQuery, { eventId });
+  const title = kit.rows?.[0]?.title;
+  usePageTitle(title && intl.formatMessage({ id: 'pageTitle.scanner', defaultMessage: 'Check-in: {event}' }, { event: title }));
 
   if (!device) return <DeviceNameForm onSave={setDevice} />;
   if (kit.error) return <ErrorState error={kit.error} />;

@@ -1,14 +1,16 @@
-import { cancelOrder, confirmPayment, myOrder, startPayment, type MyOrderRow } from '@admit/shared/orders';
+import { cancelOrder, confirmPayment, formatOrderReference, myOrder, startPayment, type MyOrderRow } from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Divider, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { AnchorLink, ButtonLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
+import { usePageTitle } from '../../lib/page-title';
+import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { SandboxCardForm } from './sandbox-card-form';
@@ -22,8 +24,19 @@ const StripePayment = lazy(() => import('./stripe-payment').then((module) => ({ 
  * countdown; afterwards what became of it (paid, expired, cancelled, refunded), updated live.
  * `returnedFromPayment` is set when Stripe sends the buyer back (3-D Secure): the server checks.
  */
-export function OrderPage({ orderId, returnedFromPayment }: { orderId: string; returnedFromPayment: boolean }) {
+export function OrderPage({
+  orderId,
+  returnedFromPayment,
+  holders,
+}: {
+  orderId: string;
+  returnedFromPayment: boolean;
+  /** Once paid: who each ticket is for (the tickets feature's). */
+  holders?: ReactNode;
+}) {
   const { rows, error } = useLiveQuery(myOrder, { orderId });
+  const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'order.tabTitle', defaultMessage: 'Your order' }));
   const confirm = useMutation({ mutationFn: () => callFunction(confirmPayment, { orderId }) });
   const checkedReturn = useRef(false);
   useEffect(() => {
@@ -39,6 +52,16 @@ export function OrderPage({ orderId, returnedFromPayment }: { orderId: string; r
 
   return (
     <Stack gap="lg" maw={640} mx="auto" w="100%">
+      {order.eventCover && (
+        <ResponsivePicture
+          picture={order.eventCover}
+          alt=""
+          crop="wide"
+          sizes="(min-width: 40em) 640px, 100vw"
+          priority
+          style={{ borderRadius: 'var(--mantine-radius-md)' }}
+        />
+      )}
       <Stack gap={4}>
         <AnchorLink to="/e/$slug" params={{ slug: order.eventSlug }} size="sm">
           {order.eventTitle}
@@ -49,10 +72,18 @@ export function OrderPage({ orderId, returnedFromPayment }: { orderId: string; r
           </Title>
           <OrderStatusBadge status={order.status} />
         </Group>
+        <Text size="sm" c="dimmed">
+          <FormattedMessage
+            id="order.reference"
+            defaultMessage="Order {reference}: quote it when you contact the organizer."
+            values={{ reference: <strong>{formatOrderReference(order.id)}</strong> }}
+          />
+        </Text>
       </Stack>
       <OrderSummary order={order} />
       {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
       <Outcome order={order} />
+      {(order.status === 'paid' || order.status === 'partially_refunded') && holders}
     </Stack>
   );
 }
@@ -218,7 +249,12 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
             />
           </Suspense>
         ) : (
-          <SandboxCardForm clientSecret={start.data.clientSecret} onPaid={onPaid} />
+          <SandboxCardForm
+            clientSecret={start.data.clientSecret}
+            onPaid={onPaid}
+            // What Stripe's webhook tells of a declined card, the sandbox tells when the server reads the payment back.
+            onDeclined={() => void callFunction(confirmPayment, { orderId: order.id }).catch(() => undefined)}
+          />
         )}
         <Divider />
         <Button

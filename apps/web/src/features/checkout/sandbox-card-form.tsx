@@ -63,7 +63,16 @@ export function TestPaymentsNotice() {
  * version of 3-D Secure. `onPaid` runs once the sandbox reports the payment as succeeded: the
  * server then confirms it by reading the payment itself.
  */
-export function SandboxCardForm({ clientSecret, onPaid }: { clientSecret: string; onPaid: () => void }) {
+export function SandboxCardForm({
+  clientSecret,
+  onPaid,
+  onDeclined,
+}: {
+  clientSecret: string;
+  onPaid: () => void;
+  /** A try was declined (the server reads the payment back and writes it on the order's timeline). */
+  onDeclined?: () => void;
+}) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const [declined, setDeclined] = useState(false);
@@ -78,7 +87,10 @@ export function SandboxCardForm({ clientSecret, onPaid }: { clientSecret: string
     onSuccess: ({ status }) => {
       if (status === 'succeeded') onPaid();
       else if (status === 'requires_action') setAuthenticating(true);
-      else setDeclined(true);
+      else {
+        setDeclined(true);
+        onDeclined?.();
+      }
     },
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });

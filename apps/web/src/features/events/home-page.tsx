@@ -4,10 +4,13 @@ import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/cor
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
+import { ResponsivePicture } from '../../lib/picture';
 import { EventTime } from './event-time';
 
 export function HomePage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.home', defaultMessage: 'Events' }));
   const { rows, isLoading, error } = useLiveQuery(publishedEvents, {});
   return (
     <Stack gap="xl">
@@ -37,6 +40,16 @@ export function HomePage() {
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {rows.map((event) => (
               <Card component="li" key={event.id} withBorder padding="lg">
+                {event.cover && (
+                  <Card.Section mb="sm">
+                    <ResponsivePicture
+                      picture={event.cover}
+                      alt=""
+                      crop="wide"
+                      sizes="(min-width: 62em) 360px, (min-width: 48em) 50vw, 100vw"
+                    />
+                  </Card.Section>
+                )}
                 <Stack gap="xs">
                   <Text size="sm" c="dimmed">
                     {event.organizationName}

@@ -5,6 +5,9 @@ import { Breadcrumbs, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
+import { ResponsivePicture } from '../../lib/picture';
+import { PictureUpload } from '../../lib/picture-upload';
 import { CreateEventForm } from './create-event-form';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
@@ -13,6 +16,7 @@ export function OrgEventsPage({ organizationId }: { organizationId: string }) {
   const intl = useIntl();
   const orgs = useLiveQuery(myOrgs, {});
   const org = orgs.rows?.find((row) => row.id === organizationId);
+  usePageTitle(org && intl.formatMessage({ id: 'pageTitle.orgEvents', defaultMessage: 'Events of {name}' }, { name: org.name }));
   const { rows, isLoading, error } = useLiveQuery(orgEvents, { organizationId });
   const canCreate = org && org.role !== 'staff';
   return (
@@ -24,9 +28,14 @@ export function OrgEventsPage({ organizationId }: { organizationId: string }) {
         <Text>{org?.name}</Text>
       </Breadcrumbs>
       <Group justify="space-between" align="center">
-        <Title order={1}>
-          <FormattedMessage id="orgEvents.title" defaultMessage="Events of {name}" values={{ name: org?.name ?? '' }} />
-        </Title>
+        <Group gap="sm" wrap="nowrap">
+          {org?.logo && (
+            <ResponsivePicture picture={org.logo} alt="" crop="square" sizes="48px" style={{ width: 48, borderRadius: 8 }} />
+          )}
+          <Title order={1}>
+            <FormattedMessage id="orgEvents.title" defaultMessage="Events of {name}" values={{ name: org?.name ?? '' }} />
+          </Title>
+        </Group>
         <ButtonLink to="/manage/orgs/$organizationId/members" params={{ organizationId }} variant="default">
           <FormattedMessage id="orgEvents.members" defaultMessage="Members" />
         </ButtonLink>
@@ -65,6 +74,27 @@ export function OrgEventsPage({ organizationId }: { organizationId: string }) {
         </Stack>
       )}
       {canCreate && <CreateEventForm organizationId={organizationId} />}
+      {canCreate && (
+        <Card withBorder padding="lg">
+          <Stack gap="sm">
+            <Title order={2} size="h4">
+              <FormattedMessage id="orgLogo.title" defaultMessage="Logo" />
+            </Title>
+            <Text size="sm" c="dimmed">
+              <FormattedMessage
+                id="orgLogo.body"
+                defaultMessage="Shown next to your name on your events' pages, in emails and on tickets."
+              />
+            </Text>
+            <PictureUpload
+              endpoint={`/files/orgs/${encodeURIComponent(organizationId)}/logo`}
+              current={org.logo}
+              label={intl.formatMessage({ id: 'orgLogo.drop.label', defaultMessage: 'Logo of the organization' })}
+              crops={['square']}
+            />
+          </Stack>
+        </Card>
+      )}
     </Stack>
   );
 }

@@ -3,6 +3,8 @@ import { Alert, Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/co
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLiveQuery } from '../../lib/live';
+import { ResponsivePicture } from '../../lib/picture';
+import { usePageTitle } from '../../lib/page-title';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
@@ -10,14 +12,36 @@ import { EventTime } from './event-time';
 export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (event: PublicEventRow) => ReactNode }) {
   const intl = useIntl();
   const { rows, error } = useLiveQuery(publicEvent, { slug });
+  usePageTitle(rows?.[0]?.title);
   if (error) return <ErrorState error={error} />;
   const event = rows?.[0];
   if (!event) return <PageLoader />;
   return (
     <Grid gap="xl">
+      {event.cover && (
+        <Grid.Col span={12}>
+          <ResponsivePicture
+            picture={event.cover}
+            alt=""
+            crop="wide"
+            sizes="(min-width: 75em) 1140px, 100vw"
+            priority
+            style={{ borderRadius: 'var(--mantine-radius-md)' }}
+          />
+        </Grid.Col>
+      )}
       <Grid.Col span={{ base: 12, md: 7 }}>
         <Stack gap="md">
           <Group gap="xs">
+            {event.organizationLogo && (
+              <ResponsivePicture
+                picture={event.organizationLogo}
+                alt=""
+                crop="square"
+                sizes="32px"
+                style={{ width: 32, borderRadius: 6 }}
+              />
+            )}
             <Text c="dimmed" size="sm">
               {event.organizationName}
             </Text>
@@ -29,6 +53,18 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
               <FormattedMessage
                 id="event.draftPreview"
                 defaultMessage="This is a preview: the event is a draft and only your organization can see it."
+              />
+            </Alert>
+          )}
+          {event.status === 'cancelled' && (
+            <Alert
+              color="red"
+              role="status"
+              title={<FormattedMessage id="event.cancelled.title" defaultMessage="This event is cancelled" />}
+            >
+              <FormattedMessage
+                id="event.cancelled.body"
+                defaultMessage="The organizer cancelled it. Everyone who bought a ticket gets their money back in full and an email about it."
               />
             </Alert>
           )}
@@ -46,21 +82,23 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
                 </Text>
                 <Text fw={500}>{event.venue}</Text>
               </div>
-              <Group gap="xs">
-                {event.remaining === 0 ? (
-                  <Badge color="red">
-                    <FormattedMessage id="event.soldOut" defaultMessage="Sold out" />
-                  </Badge>
-                ) : (
-                  <Text size="sm" c="dimmed" aria-live="polite">
-                    <FormattedMessage
-                      id="event.placesLeft"
-                      defaultMessage="{count, plural, one {# place left} other {# places left}}"
-                      values={{ count: event.remaining }}
-                    />
-                  </Text>
-                )}
-              </Group>
+              {event.status !== 'cancelled' && (
+                <Group gap="xs">
+                  {event.remaining === 0 ? (
+                    <Badge color="red">
+                      <FormattedMessage id="event.soldOut" defaultMessage="Sold out" />
+                    </Badge>
+                  ) : (
+                    <Text size="sm" c="dimmed" aria-live="polite">
+                      <FormattedMessage
+                        id="event.placesLeft"
+                        defaultMessage="{count, plural, one {# place left} other {# places left}}"
+                        values={{ count: event.remaining }}
+                      />
+                    </Text>
+                  )}
+                </Group>
+              )}
             </Stack>
           </Card>
           {event.description && (
@@ -75,7 +113,7 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 5 }}>
         <section aria-label={intl.formatMessage({ id: 'event.ticketsSection', defaultMessage: 'Tickets' })}>
-          {tickets(event)}
+          {event.status !== 'cancelled' && tickets(event)}
         </section>
       </Grid.Col>
     </Grid>

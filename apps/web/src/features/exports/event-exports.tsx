@@ -43,8 +43,11 @@ async function downloadExport(path: string, fallbackName: string, onProgress: (f
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The event's lists as CSV files, and the way in to the guest-list import. */
-export function EventExports({ eventId, importLink }: { eventId: string; importLink: ReactNode }) {
+/**
+ * The event's lists as CSV files, and the way in to the guest-list import. `door`: staff, who get
+ * the attendee list only (the server allows them nothing more).
+ */
+export function EventExports({ eventId, importLink, door = false }: { eventId: string; importLink?: ReactNode; door?: boolean }) {
   const intl = useIntl();
   const { locale } = useLocale();
   const errorMessage = useErrorMessage();
@@ -58,6 +61,7 @@ export function EventExports({ eventId, importLink }: { eventId: string; importL
     orders: intl.formatMessage({ id: 'exports.orders', defaultMessage: 'Orders' }),
     'check-ins': intl.formatMessage({ id: 'exports.checkIns', defaultMessage: 'Check-ins' }),
   };
+  const kinds: ExportKind[] = door ? ['attendees'] : ['attendees', 'orders', 'check-ins'];
 
   async function start(kind: ExportKind) {
     setRunning(kind);
@@ -76,16 +80,24 @@ export function EventExports({ eventId, importLink }: { eventId: string; importL
     <Card withBorder padding="lg">
       <Stack gap="md">
         <Title order={2} size="h4">
-          <FormattedMessage id="exports.title" defaultMessage="Lists and guest list" />
+          {door ? (
+            <FormattedMessage id="exports.doorTitle" defaultMessage="Attendee list" />
+          ) : (
+            <FormattedMessage id="exports.title" defaultMessage="Lists and guest list" />
+          )}
         </Title>
         <Text size="sm" c="dimmed">
-          <FormattedMessage
-            id="exports.body"
-            defaultMessage="Download the event's lists as CSV files, or import a guest list of complimentary tickets."
-          />
+          {door ? (
+            <FormattedMessage id="exports.doorBody" defaultMessage="Download the list of attendees as a CSV file." />
+          ) : (
+            <FormattedMessage
+              id="exports.body"
+              defaultMessage="Download the event's lists as CSV files, or import a guest list of complimentary tickets."
+            />
+          )}
         </Text>
         <Group gap="sm" role="group" aria-label={intl.formatMessage({ id: 'exports.group', defaultMessage: 'Download a list' })}>
-          {(Object.keys(labels) as ExportKind[]).map((kind) => (
+          {kinds.map((kind) => (
             <Button
               key={kind}
               variant="default"

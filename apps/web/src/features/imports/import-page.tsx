@@ -13,7 +13,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useReducer, useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
-import { ErrorState, PageLoader } from '../../lib/page-state';
+import { ErrorState, NeedsNetwork, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
 import { ChooseFileStep } from './choose-file-step';
 import { DoneStep } from './done-step';
 import { downloadErrorReport } from './download-error-report';
@@ -26,6 +27,7 @@ import { ReportStep } from './report-step';
 /** The guest-list import of an event: file, mapping, report, import. `backLink` leads back to the event. */
 export function ImportPage({ eventId, backLink }: { eventId: string; backLink: ReactNode }) {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.import', defaultMessage: 'Import a guest list' }));
   const prepared = useQuery({ queryKey: ['imports.prepare', eventId], queryFn: () => callFunction(prepareImport, { eventId }) });
   const [step, dispatch] = useReducer(nextImportStep, firstImportStep);
   const [mapping, setMapping] = useState<ColumnMapping | null>(null);
@@ -34,8 +36,34 @@ export function ImportPage({ eventId, backLink }: { eventId: string; backLink: R
   const [callError, setCallError] = useState<unknown>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  if (prepared.error) return <ErrorState error={prepared.error} />;
-  if (!prepared.data) return <PageLoader />;
+  const header = (
+    <>
+      {backLink}
+      <Title order={1}>
+        <FormattedMessage id="imports.title" defaultMessage="Import a guest list" />
+      </Title>
+      <Text c="dimmed">
+        <FormattedMessage
+          id="imports.intro"
+          defaultMessage="Each row of a CSV file becomes a complimentary order with its tickets. Every row is checked before anything is written, and importing the same file again adds no one twice."
+        />
+      </Text>
+    </>
+  );
+  // The import's limits come from the server; with no network they wait for it.
+  if (!prepared.data)
+    return (
+      <Stack gap="lg">
+        {header}
+        {prepared.error ? (
+          <ErrorState error={prepared.error} />
+        ) : prepared.fetchStatus === 'paused' ? (
+          <NeedsNetwork />
+        ) : (
+          <PageLoader />
+        )}
+      </Stack>
+    );
   const limits = prepared.data;
   const ticketTypes = limits.ticketTypes;
   const focusHeading = () => requestAnimationFrame(() => headingRef.current?.focus());
@@ -116,16 +144,7 @@ export function ImportPage({ eventId, backLink }: { eventId: string; backLink: R
 
   return (
     <Stack gap="lg">
-      {backLink}
-      <Title order={1}>
-        <FormattedMessage id="imports.title" defaultMessage="Import a guest list" />
-      </Title>
-      <Text c="dimmed">
-        <FormattedMessage
-          id="imports.intro"
-          defaultMessage="Each row of a CSV file becomes a complimentary order with its tickets. Every row is checked before anything is written, and importing the same file again adds no one twice."
-        />
-      </Text>
+      {header}
 
       {(step.kind === 'pick' || step.kind === 'parsing') && (
         <ChooseFileStep

@@ -3,6 +3,7 @@ import { Alert, Button, Card, Group, Select, SimpleGrid, Stack, Table, Text, Tit
 import type { Ref } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useErrorMessage } from '../../lib/error-message';
+import { ScrollTable } from '../../lib/scroll-table';
 import { useFieldLabels } from './import-messages';
 import type { ImportStep } from './import-wizard';
 import { rowsForImport, type ColumnMapping } from './parse';
@@ -34,6 +35,7 @@ export function MapColumnsStep({
   onAnother(): void;
 }) {
   const intl = useIntl();
+  const previewLabel = intl.formatMessage({ id: 'imports.preview.title', defaultMessage: 'Preview of the first rows' });
   const errorMessage = useErrorMessage();
   const fieldLabels = useFieldLabels();
   const noneLabel = intl.formatMessage({ id: 'imports.map.none', defaultMessage: 'Not in the file' });
@@ -103,10 +105,10 @@ export function MapColumnsStep({
         </SimpleGrid>
 
         <Title order={3} size="h5">
-          <FormattedMessage id="imports.preview.title" defaultMessage="Preview of the first rows" />
+          {previewLabel}
         </Title>
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped withTableBorder>
+        <ScrollTable label={previewLabel} minWidth={560}>
+          <Table striped withTableBorder aria-label={previewLabel}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>
@@ -130,7 +132,7 @@ export function MapColumnsStep({
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
         {callError !== null && (
           <Alert color="red" role="alert">
             {errorMessage(callError)}

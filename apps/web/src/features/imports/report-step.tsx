@@ -2,6 +2,7 @@ import { summarizeImportReport, type ImportField } from '@admit/shared/csv';
 import { Button, Card, Checkbox, Group, List, Stack, Table, Text } from '@mantine/core';
 import type { Ref } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { ScrollTable } from '../../lib/scroll-table';
 import { rowErrorMessage, useFieldLabels } from './import-messages';
 import type { ImportStep } from './import-wizard';
 import type { ColumnMapping } from './parse';
@@ -32,6 +33,7 @@ export function ReportStep({
   const fieldLabels = useFieldLabels();
   const summary = summarizeImportReport(step.report);
   const problems = step.report.filter((row) => row.status === 'error');
+  const problemsLabel = intl.formatMessage({ id: 'imports.report.problemsTable', defaultMessage: 'Rows with problems' });
   const cellsByLine = new Map(step.file.rows.map((row) => [row.line, row.cells]));
   const cell = (line: number, field: ImportField) => {
     const column = mapping[field];
@@ -72,12 +74,8 @@ export function ReportStep({
         </List>
         {problems.length > 0 && (
           <>
-            <Table.ScrollContainer minWidth={560}>
-              <Table
-                striped
-                withTableBorder
-                aria-label={intl.formatMessage({ id: 'imports.report.problemsTable', defaultMessage: 'Rows with problems' })}
-              >
+            <ScrollTable label={problemsLabel} minWidth={560}>
+              <Table striped withTableBorder aria-label={problemsLabel}>
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th>
@@ -101,7 +99,7 @@ export function ReportStep({
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </ScrollTable>
             {problems.length > 100 && (
               <Text size="sm" c="dimmed">
                 <FormattedMessage

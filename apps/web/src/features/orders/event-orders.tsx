@@ -1,8 +1,10 @@
 import { eventOrders } from '@admit/shared/orders';
+import { personLabel, shownContact } from '@admit/shared/people';
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
+import { ScrollTable } from '../../lib/scroll-table';
 import { formatMoney } from '../../lib/money';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { OrderStatusBadge } from './order-status-badge';
@@ -25,7 +27,7 @@ export function EventOrders({ eventId }: { eventId: string }) {
           </EmptyState>
         )}
         {rows && rows.length > 0 && (
-          <Table.ScrollContainer minWidth={560}>
+          <ScrollTable label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })} minWidth={560}>
             <Table striped aria-label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })}>
               <Table.Thead>
                 <Table.Tr>
@@ -56,10 +58,10 @@ export function EventOrders({ eventId }: { eventId: string }) {
                         size="sm"
                         fw={500}
                       >
-                        {order.buyerName}
+                        {personLabel({ name: order.buyerName, email: order.email })}
                       </AnchorLink>
                       <Text size="xs" c="dimmed">
-                        {order.email}
+                        {shownContact(order.email)}
                       </Text>
                     </Table.Td>
                     <Table.Td>
@@ -82,7 +84,7 @@ export function EventOrders({ eventId }: { eventId: string }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </ScrollTable>
         )}
       </Stack>
     </Card>

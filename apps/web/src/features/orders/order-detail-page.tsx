@@ -1,9 +1,11 @@
-import { orderDetail, type OrderDetailRow } from '@admit/shared/orders';
+import { formatOrderReference, orderDetail, type OrderDetailRow } from '@admit/shared/orders';
 import { Badge, Button, Card, Checkbox, Divider, Grid, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
+import { personLabel, shownContact } from '@admit/shared/people';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
+import { usePageTitle } from '../../lib/page-title';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { OrderStatusBadge } from './order-status-badge';
@@ -19,6 +21,14 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
   const { rows, error } = useLiveQuery(orderDetail, { orderId });
   const [selected, setSelected] = useState<string[]>([]);
   const [choice, setChoice] = useState<RefundChoice | null>(null);
+  const shown = rows?.[0];
+  usePageTitle(
+    shown &&
+      intl.formatMessage(
+        { id: 'orderDetail.tabTitle', defaultMessage: 'Order {reference} · {event}' },
+        { reference: formatOrderReference(shown.id), event: shown.eventTitle },
+      ),
+  );
   if (error) return <ErrorState error={error} />;
   const order = rows?.[0];
   if (!order) return <PageLoader />;
@@ -38,15 +48,16 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
       </AnchorLink>
       <Stack gap={4}>
         <Group gap="sm" wrap="wrap">
-          <Title order={1}>{order.buyerName}</Title>
+          <Title order={1}>{personLabel({ name: order.buyerName, email: order.email })}</Title>
           <OrderStatusBadge status={order.status} size="lg" aria-live="polite" data-testid="order-status" />
         </Group>
         <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           <FormattedMessage
             id="orderDetail.subtitle"
-            defaultMessage="{email} · ordered {when}"
+            defaultMessage="Order {reference} · {email} · ordered {when}"
             values={{
-              email: order.email,
+              reference: <strong>{formatOrderReference(order.id)}</strong>,
+              email: shownContact(order.email),
               when: (
                 <time dateTime={order.createdAt}>
                   {intl.formatDate(order.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}

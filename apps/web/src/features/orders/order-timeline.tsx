@@ -1,4 +1,5 @@
 import type { OrderDetailRow } from '@admit/shared/orders';
+import { shownContact } from '@admit/shared/people';
 import { Text, Timeline } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
@@ -135,9 +136,14 @@ function describe(line: Activity, money: (minor: number) => string, intl: IntlSh
         {
           id: 'orderTimeline.emailSent',
           defaultMessage:
-            '{kind, select, confirmation {Confirmation email sent to {to}} refund {Refund email sent to {to}} late_payment_refund {Late payment email sent to {to}} other {Email sent to {to}}}',
+            '{kind, select, confirmation {Confirmation email sent to {to}} refund {Refund email sent to {to}} late_payment_refund {Late payment email sent to {to}} event_cancelled {Cancellation email sent to {to}} other {Email sent to {to}}}',
         },
-        { kind: textIn(detail, 'kind'), to: textIn(detail, 'to') },
+        { kind: textIn(detail, 'kind'), to: shownContact(textIn(detail, 'to')) },
+      );
+    case 'holder_changed':
+      return intl.formatMessage(
+        { id: 'orderTimeline.holderChanged', defaultMessage: 'Ticket holder changed from {from} to {to}' },
+        { from: textIn(detail, 'from'), to: textIn(detail, 'to') },
       );
   }
 }

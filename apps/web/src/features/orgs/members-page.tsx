@@ -1,3 +1,4 @@
+import { shownContact } from '@admit/shared/people';
 import {
   changeMemberRole,
   inviteMember,
@@ -18,6 +19,7 @@ import {
   Breadcrumbs,
   Button,
   Card,
+  Flex,
   Group,
   Modal,
   Select,
@@ -39,6 +41,8 @@ import { validateWith } from '../../lib/form';
 import { AnchorLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
+import { ScrollTable } from '../../lib/scroll-table';
 import { roleColors, roleNames } from './role-names';
 
 // What each role may do here mirrors the server's rules (modules/orgs); the server still decides.
@@ -70,8 +74,10 @@ function InviteForm({ organizationId }: { organizationId: string }) {
           <Title order={2} size="h4">
             <FormattedMessage id="members.invite.title" defaultMessage="Invite a member" />
           </Title>
-          <Group align="flex-start" grow>
+          {/* Side by side from a tablet up; on a phone the address gets the whole width. */}
+          <Flex direction={{ base: 'column', xs: 'row' }} gap="md" align={{ base: 'stretch', xs: 'flex-start' }}>
             <TextInput
+              style={{ flex: 1 }}
               type="email"
               label={intl.formatMessage({ id: 'members.invite.email', defaultMessage: 'Email of the person to invite' })}
               required
@@ -81,9 +87,10 @@ function InviteForm({ organizationId }: { organizationId: string }) {
               label={intl.formatMessage({ id: 'members.invite.role', defaultMessage: 'Role' })}
               data={roleOptions}
               allowDeselect={false}
+              w={{ base: '100%', xs: 200 }}
               {...form.getInputProps('role')}
             />
-          </Group>
+          </Flex>
           {mutation.error && (
             <Alert color="red" role="alert">
               {errorMessage(mutation.error)}
@@ -187,6 +194,7 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
   const orgs = useLiveQuery(myOrgs, {});
   const org = orgs.rows?.find((row) => row.id === organizationId);
   const myRole = org?.role;
+  usePageTitle(org && intl.formatMessage({ id: 'pageTitle.members', defaultMessage: 'Members of {name}' }, { name: org.name }));
   const { rows, isLoading, error } = useLiveQuery(orgMembers, { organizationId });
   const [transferTo, setTransferTo] = useState<MemberRow | null>(null);
 
@@ -203,6 +211,7 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
   });
   const failure = changeRole.error ?? remove.error ?? requireTwoFactor.error;
   const twoFactorReason = twoFactorReasonOf(error) ?? twoFactorReasonOf(failure);
+  const membersLabel = intl.formatMessage({ id: 'members.table', defaultMessage: 'Members' });
 
   return (
     <Stack gap="lg">
@@ -247,8 +256,8 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
         <EmptyState title={intl.formatMessage({ id: 'members.empty', defaultMessage: 'No members' })} />
       )}
       {rows && rows.length > 0 && (
-        <Table.ScrollContainer minWidth={520}>
-          <Table aria-label={intl.formatMessage({ id: 'members.table', defaultMessage: 'Members' })}>
+        <ScrollTable label={membersLabel} minWidth={520}>
+          <Table aria-label={membersLabel}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>
@@ -270,11 +279,16 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
                   <Table.Tr key={row.id}>
                     <Table.Td>
                       <Text size="sm" fw={500}>
-                        {row.name}
+                        {row.name.trim() ||
+                          (row.email ? (
+                            shownContact(row.email)
+                          ) : (
+                            <FormattedMessage id="members.noName" defaultMessage="No name given yet" />
+                          ))}
                       </Text>
                       {row.email && (
                         <Text size="xs" c="dimmed">
-                          {row.email}
+                          {shownContact(row.email)}
                         </Text>
                       )}
                     </Table.Td>
@@ -335,7 +349,7 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
               })}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollTable>
       )}
       {mayInvite(myRole) && <PendingInvitations organizationId={organizationId} />}
       {mayInvite(myRole) && <InviteForm organizationId={organizationId} />}

@@ -10,6 +10,7 @@ import { useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
 import { roleNames } from './role-names';
 
 /** Pending invitations addressed to the signed-in person's email, to accept or decline. */
@@ -108,6 +109,7 @@ function CreateOrgForm() {
 
 export function OrgsPage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.orgs', defaultMessage: 'Organizations' }));
   const { rows, isLoading, error } = useLiveQuery(myOrgs, {});
   return (
     <Stack gap="lg">

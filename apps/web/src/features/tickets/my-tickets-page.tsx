@@ -6,11 +6,14 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { formatRange } from '../../lib/dates';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
+import { usePageTitle } from '../../lib/page-title';
+import { TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
 import { ticketsInOrder } from './tickets-in-order';
 
 export function MyTicketsPage() {
   const intl = useIntl();
+  usePageTitle(intl.formatMessage({ id: 'pageTitle.myTickets', defaultMessage: 'My tickets' }));
   const { rows, isLoading, error } = useLiveQuery(myTickets, {});
   // Which events have ended, as of when the page opened.
   const [openedAt] = useState(() => Date.now());
@@ -64,10 +67,18 @@ export function MyTicketsPage() {
                   <Center w={180} h={180} bg="var(--mantine-color-gray-1)" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
                     <Stack gap={4} align="center" px="md">
                       <Text fw={700} c="red.8">
-                        <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
+                        {ticket.eventStatus === 'cancelled' ? (
+                          <FormattedMessage id="myTickets.eventCancelled" defaultMessage="Event cancelled" />
+                        ) : (
+                          <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
+                        )}
                       </Text>
                       <Text size="sm" c="gray.7">
-                        <FormattedMessage id="myTickets.refundedNote" defaultMessage="This ticket no longer admits anyone." />
+                        {ticket.eventStatus === 'cancelled' ? (
+                          <FormattedMessage id="myTickets.eventCancelledNote" defaultMessage="Your money is refunded in full." />
+                        ) : (
+                          <FormattedMessage id="myTickets.refundedNote" defaultMessage="This ticket no longer admits anyone." />
+                        )}
                       </Text>
                     </Stack>
                   </Center>
@@ -75,7 +86,7 @@ export function MyTicketsPage() {
                 <Group gap="xs" justify="center">
                   <Badge variant="light">{ticket.ticketTypeName}</Badge>
                 </Group>
-                <Text size="sm">{ticket.holderName}</Text>
+                <TicketHolder ticket={ticket} />
                 {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
                 <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
                   <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />

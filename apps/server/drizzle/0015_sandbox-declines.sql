@@ -1,0 +1,1 @@
+ALTER TABLE "sandbox_payment" ADD COLUMN "declines" integer DEFAULT 0 NOT NULL;

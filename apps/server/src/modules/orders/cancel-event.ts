@@ -1,0 +1,200 @@
+import { cancelEvent, cancellable, deleteEvent } from '@admit/shared/event-changes';
+import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
+import { z } from 'zod';
+import { recordAudit } from '../../platform/audit/audit-log';
+import type { Db } from '../../platform/db/database';
+import { defineCallable } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { defineJob, type JobServices } from '../../platform/jobs/job-services';
+import { PaymentProviderUnavailable } from '../../platform/payments/payment-provider';
+import { eventTopic, orgEventsTopic, publishedEventsTopic, requireEventRole } from '../events/events.api';
+import { event } from '../events/schema';
+import { releaseHold } from './holds';
+import { sendEventCancelledNoticeJob } from './order-emails';
+import { refundOrder } from './refund-order';
+import { cancellationRefundKey } from './refund-keys';
+import { order, refund } from './schema';
+import { eventOrdersTopic, orderTopics } from './topics';
+
+// Cancelling an event: the event is marked cancelled at once (nothing more is sold, the public page
+// says so), then a job goes through its orders: pending ones lose their hold, paid ones are
+// refunded in full with one key per order (refund-keys.ts), and each buyer is emailed once in their
+// language. Tried again after a crash or an outage, it does each order's part once. Decisions:
+// docs/decisions/0036-event-lifecycle.md.
+
+const reasonOf = (message: string) => message || 'The event was cancelled';
+
+export const cancelEventCallable = defineCallable(cancelEvent, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: checked } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    const ordersToRefund = await ctx.db.transaction(async (tx) => {
+      const [found] = await tx.select().from(event).where(eq(event.id, input.eventId)).for('update');
+      if (!found) throw new CallableError('not-found', 'No such event');
+      // Cancelling again starts the work again: anything it left (an outage) is done now, once.
+      if (found.status !== 'cancelled') {
+        if (!cancellable(found.status))
+          throw new CallableError('failed-precondition', `The event is ${found.status}: it cannot be cancelled`, {
+            reason: 'not-cancellable',
+            status: found.status,
+          });
+        await tx.update(event).set({ status: 'cancelled' }).where(eq(event.id, found.id));
+        await recordAudit(tx, {
+          organizationId: found.organizationId,
+          eventId: found.id,
+          actor: ctx.user,
+          action: 'event.cancel',
+          target: found.title,
+          details: { from: found.status, message: input.message },
+        });
+      }
+      await ctx.jobs.enqueue(
+        tx,
+        cancelEventOrdersJob,
+        { eventId: found.id, message: input.message, actorId: ctx.user.id },
+        { singletonKey: `cancel-event:${found.id}` },
+      );
+      const [{ paid }] = (await tx
+        .select({ paid: count() })
+        .from(order)
+        .where(and(eq(order.eventId, found.id), inArray(order.status, ['paid', 'partially_refunded'])))) as [{ paid: number }];
+      return paid;
+    });
+    ctx.publish(
+      eventTopic(checked.id),
+      orgEventsTopic(checked.organizationId),
+      publishedEventsTopic,
+      eventOrdersTopic(checked.id),
+    );
+    return { status: 'cancelled' as const, ordersToRefund };
+  },
+});
+
+/**
+ * One pass through a cancelled event's orders, by id. Pending: the hold ends. Paid: refunded in full
+ * (an order refunded in part gets the rest), its tickets void; a refund the provider could not take
+ * now stays recorded and its own job sends it later. Every order with the cancellation's refund
+ * gets its notice, also one refunded in an earlier pass (the email is sent once by its key).
+ */
+export async function cancelEventOrders(services: JobServices, input: { eventId: string; message: string; actorId: string }) {
+  const { db } = services;
+  let after = '';
+  for (;;) {
+    const page = await db
+      .select({ id: order.id, status: order.status })
+      .from(order)
+      .where(
+        and(
+          eq(order.eventId, input.eventId),
+          gt(order.id, after),
+          inArray(order.status, ['pending', 'paid', 'partially_refunded', 'refunded']),
+        ),
+      )
+      .orderBy(asc(order.id))
+      .limit(50);
+    if (page.length === 0) return;
+    after = page.at(-1)!.id;
+    for (const one of page) await cancelOrder(services, one, input);
+  }
+}
+
+async function cancelOrder(
+  services: JobServices,
+  one: { id: string; status: string },
+  input: { eventId: string; message: string; actorId: string },
+) {
+  const { db, jobs } = services;
+  if (one.status === 'pending') {
+    const released = await releaseHold(db, one.id, 'cancelled');
+    if (released) services.publish(...orderTopics(released));
+    return;
+  }
+  const recordedBefore = await cancellationRefundOf(db, one.id);
+  // Refunded already: by an admin before (nothing to add), or by an earlier pass whose refund may
+  // still wait for the provider (sent again now, with its key).
+  const unsent = recordedBefore?.status === 'pending' && recordedBefore.providerRef === null;
+  if (one.status !== 'refunded' || unsent) {
+    try {
+      await refundOrder({
+        db,
+        payments: services.payments,
+        jobs,
+        orderId: one.id,
+        reason: reasonOf(input.message),
+        idempotencyKey: cancellationRefundKey(one.id),
+        actorId: input.actorId,
+      });
+    } catch (error) {
+      // Recorded, and its tickets void; its job sends it when the provider is back.
+      if (!(error instanceof PaymentProviderUnavailable) && !(error instanceof CallableError)) throw error;
+    }
+    const [after] = await db.select().from(order).where(eq(order.id, one.id));
+    if (after) services.publish(...orderTopics(after));
+  }
+  const recorded = await cancellationRefundOf(db, one.id);
+  // Refused by the provider (the order stays paid, for the organizer to settle): no notice.
+  if (recorded && recorded.status !== 'failed')
+    await jobs.enqueue(
+      db,
+      sendEventCancelledNoticeJob,
+      { orderId: one.id, message: input.message },
+      {
+        singletonKey: `event-cancelled:${one.id}`,
+      },
+    );
+}
+
+async function cancellationRefundOf(db: Db, orderId: string) {
+  const [found] = await db
+    .select({ status: refund.status, providerRef: refund.providerRef })
+    .from(refund)
+    .where(eq(refund.idempotencyKey, cancellationRefundKey(orderId)));
+  return found;
+}
+
+export const cancelEventOrdersJob = defineJob({
+  name: 'orders.cancelEventOrders',
+  data: z.object({ eventId: z.string(), message: z.string().max(1_000), actorId: z.string() }),
+  retryLimit: 20,
+  retryDelaySeconds: 30,
+  async handler(data, { services }) {
+    await cancelEventOrders(services, data);
+  },
+});
+
+/** A draft that never had an order: gone, with its ticket types; the audit log keeps that it was. */
+export const deleteEventCallable = defineCallable(deleteEvent, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: checked } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await ctx.db.transaction(async (tx) => {
+      const [found] = await tx.select().from(event).where(eq(event.id, input.eventId)).for('update');
+      if (!found) throw new CallableError('not-found', 'No such event');
+      if (found.status !== 'draft')
+        throw new CallableError('failed-precondition', `The event is ${found.status}: only a draft can be deleted`, {
+          reason: 'move-not-allowed',
+          status: found.status,
+          move: 'delete',
+        });
+      const [{ orders }] = (await tx.select({ orders: count() }).from(order).where(eq(order.eventId, found.id))) as [
+        { orders: number },
+      ];
+      if (orders > 0)
+        throw new CallableError('failed-precondition', 'This event has orders: it cannot be deleted', {
+          reason: 'event-has-orders',
+        });
+      await tx.delete(event).where(eq(event.id, found.id));
+      await recordAudit(tx, {
+        organizationId: found.organizationId,
+        eventId: found.id,
+        actor: ctx.user,
+        action: 'event.delete',
+        target: found.title,
+      });
+    });
+    ctx.publish(eventTopic(checked.id), orgEventsTopic(checked.organizationId));
+    return { organizationId: checked.organizationId };
+  },
+});
+
+export const eventEndCallables = [cancelEventCallable, deleteEventCallable];

@@ -1,0 +1,6 @@
+/**
+ * The idempotency key of the refund that gives a cancelled event's order its money back: one per
+ * order, so cancelling again, or the job tried again after a crash, finds the same refund and the
+ * provider is asked once.
+ */
+export const cancellationRefundKey = (orderId: string) => `event-cancelled-${orderId}`;

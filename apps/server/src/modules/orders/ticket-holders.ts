@@ -1,0 +1,42 @@
+import { setTicketHolder } from '@admit/shared/tickets';
+import { eq } from 'drizzle-orm';
+import { defineCallable } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { event } from '../events/schema';
+import { ticket } from '../tickets/schema';
+import { recordActivity } from './order-activity';
+import { order } from './schema';
+import { orderTopics } from './topics';
+
+/**
+ * The buyer names the person a ticket is for (DESIGN §2.4: holder name, defaulting to the buyer's),
+ * until the event starts: afterwards the door's lists must stay as they were printed and synced.
+ * Only the order's buyer may; anyone else gets `not-found`, as for a ticket that does not exist.
+ */
+export const setTicketHolderCallable = defineCallable(setTicketHolder, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const changed = await ctx.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({
+          ticket,
+          order,
+          event: { status: event.status, startsAt: event.startsAt, organizationId: event.organizationId },
+        })
+        .from(ticket)
+        .innerJoin(order, eq(order.id, ticket.orderId))
+        .innerJoin(event, eq(event.id, ticket.eventId))
+        .where(eq(ticket.id, input.ticketId))
+        .for('update', { of: ticket });
+      if (!found || found.order.buyerId !== ctx.user.id) throw new CallableError('not-found', 'No such ticket');
+      const open = found.ticket.status === 'valid' && found.event.status !== 'cancelled' && found.event.startsAt > new Date();
+      if (!open) throw new CallableError('failed-precondition', 'The holder cannot change any more', { reason: 'holder-fixed' });
+      if (found.ticket.holderName === input.name) return null;
+      await tx.update(ticket).set({ holderName: input.name }).where(eq(ticket.id, found.ticket.id));
+      await recordActivity(tx, found.order.id, 'holder_changed', { from: found.ticket.holderName, to: input.name }, ctx.user.id);
+      return found;
+    });
+    if (changed) ctx.publish(...orderTopics(changed.order, changed.event.organizationId));
+    return { holderName: input.name };
+  },
+});

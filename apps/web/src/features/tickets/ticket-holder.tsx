@@ -1,0 +1,94 @@
+import { setTicketHolder, type MyTicketRow } from '@admit/shared/tickets';
+import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { callFunction } from '../../lib/callable';
+import { useErrorMessage } from '../../lib/error-message';
+
+/** Whether the buyer may still name who uses the ticket: valid, and the event not started nor cancelled. */
+export const holderEditable = (ticket: MyTicketRow, now = Date.now()) =>
+  ticket.status === 'valid' && ticket.eventStatus !== 'cancelled' && Date.parse(ticket.startsAt) > now;
+
+/** Who the ticket is for, and a way to change it until the event starts. */
+export function TicketHolder({ ticket }: { ticket: MyTicketRow }) {
+  const intl = useIntl();
+  const errorMessage = useErrorMessage();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(ticket.holderName);
+  const mutation = useMutation({
+    mutationFn: () => callFunction(setTicketHolder, { ticketId: ticket.id, name }),
+    onSuccess: () => setEditing(false),
+  });
+  const label = intl.formatMessage(
+    { id: 'ticketHolder.label', defaultMessage: 'Name on this {type} ticket' },
+    { type: ticket.ticketTypeName },
+  );
+  if (!editing)
+    return (
+      <Group gap="xs" justify="center" wrap="nowrap">
+        <Text size="sm">
+          <FormattedMessage
+            id="ticketHolder.for"
+            defaultMessage="For {name}"
+            values={{ name: <strong>{ticket.holderName}</strong> }}
+          />
+        </Text>
+        {holderEditable(ticket) && (
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={() => {
+              setName(ticket.holderName);
+              setEditing(true);
+            }}
+            aria-label={intl.formatMessage(
+              { id: 'ticketHolder.changeLabel', defaultMessage: 'Change the name on this {type} ticket' },
+              { type: ticket.ticketTypeName },
+            )}
+          >
+            <FormattedMessage id="ticketHolder.change" defaultMessage="Change" />
+          </Button>
+        )}
+      </Group>
+    );
+  return (
+    <form
+      onSubmit={(submitted) => {
+        submitted.preventDefault();
+        if (name.trim()) mutation.mutate();
+      }}
+      style={{ width: '100%' }}
+    >
+      <Stack gap="xs">
+        <TextInput
+          label={label}
+          value={name}
+          onChange={(change) => setName(change.currentTarget.value)}
+          maxLength={200}
+          required
+          data-autofocus
+          autoFocus
+          error={
+            name.trim() === ''
+              ? intl.formatMessage({ id: 'form.required', defaultMessage: 'This field is required.' })
+              : undefined
+          }
+        />
+        {mutation.error && (
+          <Alert color="red" role="alert">
+            {errorMessage(mutation.error)}
+          </Alert>
+        )}
+        <Group gap="xs" justify="center">
+          <Button type="submit" size="xs" loading={mutation.isPending}>
+            <FormattedMessage id="ticketHolder.save" defaultMessage="Save name" />
+          </Button>
+          <Button variant="default" size="xs" onClick={() => setEditing(false)}>
+            <FormattedMessage id="editEvent.cancel" defaultMessage="Discard" />
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,183 @@
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useJourney } from './support/journey';
+import { readOutbox } from './support/outbox';
+import { signUpAndVerify } from './support/sign-in';
+
+const shots = process.env.SCREENSHOT_DIR ?? '/tmp/shots';
+
+/** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
+async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
+  const response = await page.request.post(`/fn/${name}`, { data: { data } });
+  const body = (await response.json()) as { result: T; error?: unknown };
+  if (response.status() !== 200) throw new Error(`${name} failed: ${response.status()} ${JSON.stringify(body.error)}`);
+  return body.result;
+}
+
+/** A paid order of `quantity` tickets, through the sandbox with its test card. */
+async function buy(page: Page, eventId: string, ticketTypeId: string, quantity: number) {
+  const { orderId } = await call<{ orderId: string }>(page, 'orders.create', { eventId, lines: [{ ticketTypeId, quantity }] });
+  const { clientSecret } = await call<{ clientSecret: string }>(page, 'orders.startPayment', { orderId });
+  await call(page, 'payments.sandboxConfirm', { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+  expect(await call<{ status: string }>(page, 'orders.confirmPayment', { orderId })).toMatchObject({ status: 'paid' });
+}
+
+describe('an organizer changes an event while it is on sale, then cancels it', () => {
+  const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
+  let organizer: Page;
+  let buyer: Page;
+  let staff: Page;
+  let eventId = '';
+  let slug = '';
+
+  beforeAll(async () => {
+    mkdirSync(shots, { recursive: true });
+    [organizer, buyer, staff] = await Promise.all([
+      journey.newPage({ viewport: { width: 1280, height: 900 } }),
+      journey.newPage({ viewport: { width: 390, height: 844 } }),
+      journey.newPage({ viewport: { width: 390, height: 844 } }),
+    ]);
+  });
+
+  it('sets up an event with two paid buyers, one of them also door staff', async () => {
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia.lifecycle@example.test' });
+    const { organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' });
+    ({ eventId, slug } = await call<{ eventId: string; slug: string }>(organizer, 'events.create', {
+      organizationId,
+      title: 'Late Jazz',
+      venue: 'Harbour Hall',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-06-14T20:00',
+      endsAtLocal: '2030-06-14T23:30',
+      capacity: 50,
+    }));
+    const { ticketTypeId } = await call<{ ticketTypeId: string }>(organizer, 'events.addTicketType', {
+      eventId,
+      name: 'Standing',
+      capacity: 40,
+      price: 2500,
+    });
+    await call(organizer, 'events.publish', { eventId });
+    const { invitationId } = await call<{ invitationId: string }>(organizer, 'orgs.invite', {
+      organizationId,
+      email: 'dana.lifecycle@example.test',
+      role: 'staff',
+    });
+
+    await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno.lifecycle@example.test' });
+    await buy(buyer, eventId, ticketTypeId, 2);
+    // The door staff member bought a ticket too (three sign-ups are what the server allows from one
+    // address within ten seconds).
+    await signUpAndVerify(staff, { name: 'Dana Door', email: 'dana.lifecycle@example.test' });
+    await buy(staff, eventId, ticketTypeId, 1);
+    await call(staff, 'orgs.acceptInvitation', { invitationId });
+  });
+
+  it('edits the event’s details while a buyer has its page open, and the buyer sees them change', async () => {
+    await buyer.goto(`/e/${slug}`);
+    await buyer.getByRole('heading', { name: 'Late Jazz', level: 1 }).waitFor();
+    await organizer.goto(`/manage/events/${eventId}`);
+    await organizer.getByRole('heading', { name: 'Late Jazz', level: 1 }).waitFor();
+
+    await organizer.getByRole('button', { name: 'Edit details' }).click();
+    const dialog = organizer.getByRole('dialog', { name: 'Edit the event' });
+    await dialog.getByRole('textbox', { name: 'Title' }).fill('Late Jazz on the Pier');
+    await dialog.getByRole('textbox', { name: 'Venue' }).fill('Pier 3, Hamburg');
+    // Sold already: the currency is shown, fixed.
+    await expect(dialog.getByLabel(/^Currency/).isDisabled()).resolves.toBe(true);
+    const capacity = dialog.getByRole('textbox', { name: 'Capacity' });
+    await capacity.fill('2');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.getByText('The capacity cannot be below the 3 places already sold or held.').waitFor();
+    await organizer.screenshot({ path: `${shots}/edit-event-1280.png` });
+    await capacity.fill('60');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await buyer.getByRole('heading', { name: 'Late Jazz on the Pier', level: 1 }).waitFor();
+    await buyer.getByText('Pier 3, Hamburg').waitFor();
+    await expect.poll(() => buyer.title()).toBe('Late Jazz on the Pier · Admit');
+  });
+
+  it('raises a ticket type’s price for new orders, and the buyer’s page shows the new price', async () => {
+    await organizer.getByRole('button', { name: 'Change “Standing”' }).click();
+    await organizer.getByRole('menuitem', { name: 'Edit' }).click();
+    const dialog = organizer.getByRole('dialog', { name: 'Edit “Standing”' });
+    await dialog.getByRole('textbox', { name: 'Price (EUR)' }).fill('30');
+    await dialog.getByRole('button', { name: 'Save changes' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await organizer
+      .getByRole('row', { name: /Standing/ })
+      .getByText('€30.00')
+      .waitFor();
+    await buyer.getByText('€30.00').waitFor();
+
+    const changes = organizer.getByRole('heading', { name: 'Changes' }).locator('xpath=../..');
+    await changes.getByText('Olivia Organizer changed the price of “Standing”').waitFor();
+    await changes.getByText('Olivia Organizer changed the title, the venue, and the capacity').waitFor();
+    await organizer.screenshot({ path: `${shots}/event-editor-1280.png`, fullPage: true });
+    await organizer.setViewportSize({ width: 390, height: 844 });
+    // On a phone the table scrolls sideways, and says so.
+    await organizer.getByRole('region', { name: 'Ticket types' }).getByRole('button', { name: 'Change “Standing”' }).waitFor();
+    await organizer.getByText('Scroll sideways to see every column.').first().waitFor();
+    await organizer.screenshot({ path: `${shots}/event-editor-390.png`, fullPage: true });
+    await organizer.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('shows door staff the scanner and the attendee list, and no control they cannot use', async () => {
+    await staff.goto(`/manage/events/${eventId}`);
+    await staff.getByRole('heading', { name: 'Late Jazz on the Pier', level: 1 }).waitFor();
+    await staff.getByRole('link', { name: 'Open the scanner' }).waitFor();
+    await staff.getByRole('heading', { name: 'Attendee list' }).waitFor();
+    await staff.getByRole('button', { name: 'Attendees (CSV)' }).waitFor();
+    for (const hidden of ['Ticket types', 'Orders', 'Changes']) {
+      await expect(staff.getByRole('heading', { name: hidden, exact: true }).count()).resolves.toBe(0);
+    }
+    for (const hidden of ['Edit details', 'Cancel event', 'Close sales', 'Orders (CSV)']) {
+      await expect(staff.getByRole('button', { name: hidden }).count()).resolves.toBe(0);
+    }
+    await expect(staff.getByRole('link', { name: 'Import a guest list' }).count()).resolves.toBe(0);
+    await staff.screenshot({ path: `${shots}/event-staff-390.png`, fullPage: true });
+  });
+
+  it('cancels the event: every paid order refunded, every buyer emailed, the public page says cancelled', async () => {
+    await organizer.getByRole('button', { name: 'Cancel event' }).click();
+    const dialog = organizer.getByRole('dialog', { name: 'Cancel “Late Jazz on the Pier”?' });
+    await dialog.getByRole('textbox', { name: 'Message to your buyers (optional)' }).fill('The pier is closed for repairs.');
+    await organizer.screenshot({ path: `${shots}/cancel-event-1280.png` });
+    await dialog.getByRole('button', { name: 'Cancel event and refund everyone' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    await buyer.getByText('This event is cancelled').waitFor();
+    await expect(buyer.getByRole('button', { name: /Buy|Get tickets/ }).count()).resolves.toBe(0);
+    await buyer.screenshot({ path: `${shots}/public-cancelled-390.png`, fullPage: true });
+    await organizer.getByText('This event is cancelled').waitFor();
+    for (const name of ['Bruno Buyer', 'Dana Door']) {
+      await organizer
+        .getByRole('row', { name: new RegExp(name) })
+        .getByText('Refunded')
+        .waitFor({ timeout: 15_000 });
+    }
+    await organizer.getByText('0 of 60 places taken').waitFor();
+
+    await expect
+      .poll(
+        async () =>
+          (await readOutbox(organizer))
+            .filter((one) => one.subject === 'Late Jazz on the Pier is cancelled')
+            .map((one) => one.to)
+            .sort(),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toEqual(['bruno.lifecycle@example.test', 'dana.lifecycle@example.test']);
+    const [toBruno] = (await readOutbox(organizer)).filter(
+      (one) => one.to === 'bruno.lifecycle@example.test' && one.subject.endsWith('cancelled'),
+    );
+    expect(toBruno!.text).toContain('The pier is closed for repairs.');
+    expect(toBruno!.text).toContain('€50.00');
+    await organizer.screenshot({ path: `${shots}/event-cancelled-1280.png`, fullPage: true });
+  });
+});
