@@ -5,6 +5,13 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import {
+  aggregateAnalyticsJob,
+  analyticsLiveQueries,
+  createBeaconWriter,
+  registerBeaconRoute,
+  type BeaconWriter,
+} from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
 import { eventCoverSlot, eventsCallables, eventsLiveQueries } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
@@ -40,6 +47,13 @@ import type { PaymentProvider } from './platform/payments/payment-provider';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The analytics beacons waiting to be written (tests flush them). */
+    beacons: BeaconWriter;
+  }
+}
+
 /** Requests under way from which the web process counts as busy, and its own job workers wait. */
 const busyWithRequests = 16;
 export const callables = [
@@ -54,7 +68,7 @@ export const callables = [
   ...checkinCallables,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
-export const jobDefinitions = [...ordersJobs, sendInvitationJob, deleteFileJob];
+export const jobDefinitions = [...ordersJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
@@ -62,6 +76,7 @@ export const liveQueries = [
   ...orderDetailLiveQueries,
   ...ticketsLiveQueries,
   ...checkinLiveQueries,
+  ...analyticsLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -293,6 +308,11 @@ export async function buildApp(options: BuildAppOptions) {
   registerPictureRoutes(app, pictureDeps, eventCoverSlot);
   registerPictureRoutes(app, pictureDeps, orgLogoSlot);
   registerImageRoute(app, { storage });
+  // Beacons are written in batches; the last are written before the database closes.
+  const beacons = createBeaconWriter(database.db, app.log);
+  app.decorate('beacons', beacons);
+  app.addHook('onClose', async () => beacons.stop());
+  registerBeaconRoute(app, { db: database.db, writer: beacons, publicUrl: options.publicUrl });
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);

@@ -283,6 +283,8 @@ const liveQueryMatrix: Record<string, Row> = {
   'checkin.attendees': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
   'checkin.counts': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
   'checkin.recent': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
+  'analytics.event': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'visitors, funnel and revenue' },
+  'analytics.org': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
 };
 
 /** Permission-checked GET routes (the `/files/*` routes in docs/contracts.md); `input` is the URL. */

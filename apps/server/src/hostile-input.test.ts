@@ -246,6 +246,33 @@ describe('every HTTP route, sent hostile input', () => {
     }
   });
 
+  it('the analytics beacon answers 4xx or 204 for any body and content type, and writes what it took', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          hostileValue(),
+          fc.record(
+            { eventId: hostileString(), step: hostileString(), referrer: hostileString(), utm: hostileValue() },
+            { requiredKeys: [] },
+          ),
+        ),
+        fc.constantFrom('text/plain;charset=UTF-8', 'application/json', 'application/x-www-form-urlencoded', 'image/png'),
+        async (body, type) => {
+          const response = await t.app.inject({
+            method: 'POST',
+            url: '/a',
+            headers: { 'content-type': type },
+            payload: JSON.stringify(body),
+          });
+          expectSafe(`POST /a ${type}`, response.statusCode, response.body);
+        },
+      ),
+      { numRuns: 80 },
+    );
+    await t.app.beacons.flush();
+    expect(t.app.beacons.stats().dropped).toBe(0);
+  });
+
   it('the sign-in routes answer 4xx or success for any body', async () => {
     const paths = [
       '/api/auth/sign-up/email',

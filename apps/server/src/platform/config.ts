@@ -36,6 +36,9 @@ const ConfigSchema = z
     /** Uploaded images: the largest file in bytes, and the most pixels (a decompression bomb is refused before decoding). */
     FILE_MAX_BYTES: positiveInt(10 * 1024 * 1024),
     IMAGE_MAX_PIXELS: positiveInt(40_000_000),
+    /** Analytics: days the raw beacons are kept (the daily rows stay), and how often they are counted into those. */
+    ANALYTICS_RETENTION_DAYS: positiveInt(30),
+    ANALYTICS_AGGREGATE_SECONDS: positiveInt(60),
     SMTP_URL: optional(z.url({ protocol: /^smtps?$/ })),
     SMS_PROVIDER: optional(z.url({ protocol: /^https?$/ })),
     SMS_ACCOUNT_SID: optional(z.string()),

@@ -29,6 +29,8 @@ const CheckInSummary = lazyRouteComponent(() => import('../features/checkin/chec
 const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
 const OrderDetailPage = lazyRouteComponent(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
 const EventExports = lazyRouteComponent(() => import('../features/exports/event-exports'), 'EventExports');
+const EventAnalyticsPage = lazyRouteComponent(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
+const OrgAnalyticsPage = lazyRouteComponent(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
 const ImportPage = lazyRouteComponent(() => import('../features/imports/import-page'), 'ImportPage');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -243,6 +245,32 @@ const importRoute = createRoute({
   },
 });
 
+const eventAnalyticsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/analytics',
+  component: function EventAnalyticsRoute() {
+    const { eventId } = eventAnalyticsRoute.useParams();
+    return (
+      <RequireSession>
+        <EventAnalyticsPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const orgAnalyticsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId/analytics',
+  component: function OrgAnalyticsRoute() {
+    const { organizationId } = orgAnalyticsRoute.useParams();
+    return (
+      <RequireSession>
+        <OrgAnalyticsPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
 const orderDetailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage/events/$eventId/orders/$orderId',
@@ -273,6 +301,8 @@ const routeTree = rootRoute.addChildren([
   scannerRoute,
   importRoute,
   orderDetailRoute,
+  eventAnalyticsRoute,
+  orgAnalyticsRoute,
 ]);
 
 export const router = createRouter({

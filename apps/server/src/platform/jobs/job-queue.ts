@@ -40,6 +40,16 @@ export interface JobDefinition<Data = unknown, Services = unknown> {
   batchSize?: number;
   /** How long one try may take before pg-boss counts it failed (default 5 minutes). */
   expireInSeconds?: number;
+  /**
+   * pg-boss's queue policy (default `standard`). `stately`: at most one job per singleton key waits
+   * and one runs, and enqueuing another meanwhile does nothing.
+   */
+  policy?: 'standard' | 'stately';
+  /**
+   * A recurring job (its data must accept `{}`): every process that runs workers enqueues it this
+   * often, once at start too; with `stately`, several processes still make one job wait at a time.
+   */
+  everySeconds?: (services: Services) => number;
   handler(data: Data, ctx: JobContext<Services>): Promise<void>;
 }
 
@@ -51,7 +61,10 @@ export function defineJob<Data, Services>(definition: JobDefinition<Data, Servic
 export interface EnqueueOptions {
   /** Not before this moment (a hold that ends at a given time). */
   startAfter?: Date;
-  /** At most one job with this key waits at a time: enqueuing it again does nothing. */
+  /**
+   * On a `stately` queue, at most one job with this key waits at a time: enqueuing it again does
+   * nothing. On a standard queue it is only a label: handlers are idempotent either way.
+   */
   singletonKey?: string;
 }
 
@@ -124,6 +137,7 @@ export async function createJobQueue(
       retryDelay: job.retryDelaySeconds ?? 5,
       retryBackoff: true,
       expireInSeconds: job.expireInSeconds ?? 300,
+      policy: job.policy ?? 'standard',
     };
     // Created once; a changed definition updates the queue that exists.
     await boss.createQueue(job.name, settings);
@@ -131,6 +145,7 @@ export async function createJobQueue(
   }
   const known = new Set(jobs.map((job) => job.name));
   let supervisor: PgBoss | undefined;
+  const timers: NodeJS.Timeout[] = [];
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -201,6 +216,18 @@ export async function createJobQueue(
             (jobs: PgBoss.JobWithMetadata<unknown>[]) => handle(() => id, jobs),
           );
         }
+        if (definition.everySeconds) {
+          const { name } = definition;
+          const seconds = definition.everySeconds(services as never);
+          const enqueue = () =>
+            boss
+              .send(name, {}, { singletonKey: name })
+              .catch((error: unknown) => log.warn({ err: error, job: name }, 'recurring job not enqueued'));
+          void enqueue();
+          const timer = setInterval(enqueue, seconds * 1000);
+          timer.unref();
+          timers.push(timer);
+        }
       }
     },
 
@@ -222,6 +249,7 @@ export async function createJobQueue(
     },
 
     async stop({ graceful = true } = {}) {
+      for (const timer of timers.splice(0)) clearInterval(timer);
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
     },

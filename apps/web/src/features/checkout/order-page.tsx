@@ -8,6 +8,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { AnchorLink, ButtonLink } from '../../lib/links';
+import { sendStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { ResponsivePicture } from '../../lib/picture';
@@ -45,6 +46,14 @@ export function OrderPage({
       confirm.mutate();
     }
   }, [returnedFromPayment, confirm]);
+
+  // Paid on this visit (seen pending, or back from the provider's page), not an old order opened again.
+  const sawPending = useRef(false);
+  useEffect(() => {
+    const seen = rows?.[0];
+    if (seen?.status === 'pending') sawPending.current = true;
+    else if (seen?.status === 'paid' && (sawPending.current || returnedFromPayment)) sendStep(seen.eventId, 'paid');
+  }, [rows, returnedFromPayment]);
 
   if (error) return <ErrorState error={error} />;
   const order = rows?.[0];

@@ -10,6 +10,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/auth-client';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
+import { sendStep, useStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -24,6 +25,11 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
   const { rows: types, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
   const [quantities, setQuantities] = useState<Record<string, number>>({});
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  useStep(
+    event.id,
+    'tickets',
+    Object.values(quantities).some((quantity) => quantity > 0),
+  );
   const mutation = useMutation({
     mutationFn: () =>
       callFunction(createOrder, {
@@ -34,6 +40,9 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
         idempotencyKey,
       }),
     onSuccess: (placed) => {
+      sendStep(event.id, 'checkout');
+      // Free: taken at once, nothing left to pay.
+      if (placed.status === 'paid') sendStep(event.id, 'paid');
       setQuantities({});
       setIdempotencyKey(crypto.randomUUID());
       // Something to pay: the order page is the payment step, with the hold's countdown.

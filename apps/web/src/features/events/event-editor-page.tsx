@@ -53,13 +53,20 @@ export function EventEditorPage({
           <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} />
           <Text c="dimmed">{event.venue}</Text>
         </Stack>
-        <ButtonLink to="/e/$slug" params={{ slug: event.slug }} variant="default">
-          {event.status === 'draft' ? (
-            <FormattedMessage id="editor.preview" defaultMessage="Preview page" />
-          ) : (
-            <FormattedMessage id="editor.viewPublic" defaultMessage="View public page" />
+        <Group gap="xs">
+          {isAdmin && (
+            <ButtonLink to="/manage/events/$eventId/analytics" params={{ eventId }} variant="default">
+              <FormattedMessage id="editor.analytics" defaultMessage="Sales and visitors" />
+            </ButtonLink>
           )}
-        </ButtonLink>
+          <ButtonLink to="/e/$slug" params={{ slug: event.slug }} variant="default">
+            {event.status === 'draft' ? (
+              <FormattedMessage id="editor.preview" defaultMessage="Preview page" />
+            ) : (
+              <FormattedMessage id="editor.viewPublic" defaultMessage="View public page" />
+            )}
+          </ButtonLink>
+        </Group>
       </Group>
       {event.status === 'cancelled' && (
         <Alert color="red" title={<FormattedMessage id="editor.cancelled.title" defaultMessage="This event is cancelled" />}>

@@ -36,9 +36,16 @@ export function OrgEventsPage({ organizationId }: { organizationId: string }) {
             <FormattedMessage id="orgEvents.title" defaultMessage="Events of {name}" values={{ name: org?.name ?? '' }} />
           </Title>
         </Group>
-        <ButtonLink to="/manage/orgs/$organizationId/members" params={{ organizationId }} variant="default">
-          <FormattedMessage id="orgEvents.members" defaultMessage="Members" />
-        </ButtonLink>
+        <Group gap="xs">
+          {canCreate && (
+            <ButtonLink to="/manage/orgs/$organizationId/analytics" params={{ organizationId }} variant="default">
+              <FormattedMessage id="orgEvents.analytics" defaultMessage="Sales and visitors" />
+            </ButtonLink>
+          )}
+          <ButtonLink to="/manage/orgs/$organizationId/members" params={{ organizationId }} variant="default">
+            <FormattedMessage id="orgEvents.members" defaultMessage="Members" />
+          </ButtonLink>
+        </Group>
       </Group>
       {error && <ErrorState error={error} />}
       {isLoading && !error && <PageLoader />}

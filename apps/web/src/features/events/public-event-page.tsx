@@ -2,6 +2,7 @@ import { publicEvent, type PublicEventRow } from '@admit/shared/events';
 import { Alert, Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
 import { ResponsivePicture } from '../../lib/picture';
 import { usePageTitle } from '../../lib/page-title';
@@ -13,6 +14,7 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
   const intl = useIntl();
   const { rows, error } = useLiveQuery(publicEvent, { slug });
   usePageTitle(rows?.[0]?.title);
+  useStep(rows?.[0]?.id, 'view');
   if (error) return <ErrorState error={error} />;
   const event = rows?.[0];
   if (!event) return <PageLoader />;

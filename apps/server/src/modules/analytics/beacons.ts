@@ -1,0 +1,183 @@
+import { Beacon, beaconMaxBytes, type FunnelStep } from '@admit/shared/analytics';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import { sendError } from '../../platform/http/send-error';
+import { analyticsSalt } from './schema';
+
+// POST /a: the public pages' beacons (decision 0038). Nothing about the person is stored but a
+// hash of today's salt, their address and their browser; Do-Not-Track and Global Privacy Control
+// drop the beacon. Beacons are answered at once and written in batches, so that a crowd on a
+// public page costs checkout one insert a second, not one per view.
+
+export interface BeaconRow {
+  eventId: string;
+  step: FunnelStep;
+  visitor: string;
+  referrerHost: string;
+  utmSource: string;
+  utmMedium: string;
+  utmCampaign: string;
+  at: string;
+}
+
+export interface BeaconWriter {
+  /** Queues a row; false when the queue is full (the row is dropped and counted). */
+  add(row: BeaconRow): boolean;
+  /** Writes what is queued (tests, and the server's close). */
+  flush(): Promise<void>;
+  stop(): Promise<void>;
+  stats(): { queued: number; written: number; dropped: number };
+}
+
+export interface BeaconWriterOptions {
+  /** How often the queue is written (default 1 s). */
+  flushMs?: number;
+  /** Most rows in one insert (default 2,000). */
+  batchSize?: number;
+  /** Most rows waiting; beyond, beacons are dropped rather than memory grow (default 50,000). */
+  maxQueued?: number;
+}
+
+/** Rows go in with one statement per batch; those of unknown or draft events are left out by the join. */
+export function createBeaconWriter(db: Db, log: FastifyBaseLogger, options: BeaconWriterOptions = {}): BeaconWriter {
+  const { flushMs = 1_000, batchSize = 2_000, maxQueued = 50_000 } = options;
+  let queue: BeaconRow[] = [];
+  let written = 0;
+  let dropped = 0;
+  let writing: Promise<void> = Promise.resolve();
+
+  const writeBatch = async (rows: BeaconRow[]) => {
+    try {
+      await db.execute(sql`
+        insert into analytics_event (event_id, step, visitor, referrer_host, utm_source, utm_medium, utm_campaign, at)
+        select v."eventId", v.step, v.visitor, v."referrerHost", v."utmSource", v."utmMedium", v."utmCampaign", v.at
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v("eventId" text, step text, visitor text,
+               "referrerHost" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, at timestamptz)
+          join event e on e.id = v."eventId" and e.status <> 'draft'`);
+      written += rows.length;
+    } catch (error) {
+      // Analytics may lose a batch; checkout must never wait for it.
+      dropped += rows.length;
+      log.warn({ err: error, rows: rows.length }, 'analytics: a batch of beacons was not written');
+    }
+  };
+
+  const flush = () => {
+    // One write at a time, each taking what is queued when its turn comes.
+    writing = writing.then(async () => {
+      while (queue.length > 0) {
+        const rows = queue.slice(0, batchSize);
+        queue = queue.slice(rows.length);
+        await writeBatch(rows);
+      }
+    });
+    return writing;
+  };
+  const timer = setInterval(() => void flush(), flushMs);
+  timer.unref();
+
+  return {
+    add(row) {
+      if (queue.length >= maxQueued) {
+        dropped += 1;
+        return false;
+      }
+      queue.push(row);
+      return true;
+    },
+    flush,
+    async stop() {
+      clearInterval(timer);
+      await flush();
+    },
+    stats: () => ({ queued: queue.length, written, dropped }),
+  };
+}
+
+/** Today's salt (UTC), made by whichever process asks first and read by the others. */
+function createSalts(db: Db) {
+  let current: { day: string; salt: Promise<string> } | null = null;
+  return (now: Date) => {
+    const day = now.toISOString().slice(0, 10);
+    if (current?.day !== day) {
+      const salt = (async () => {
+        await db
+          .insert(analyticsSalt)
+          .values({ day, salt: randomBytes(32).toString('base64url') })
+          .onConflictDoNothing();
+        const [found] = await db
+          .select({ salt: analyticsSalt.salt })
+          .from(analyticsSalt)
+          .where(sql`${analyticsSalt.day} = ${day}`);
+        if (!found) throw new Error(`No analytics salt for ${day}`);
+        return found.salt;
+      })();
+      current = { day, salt };
+      // A failed read is tried again by the next beacon.
+      salt.catch(() => {
+        if (current?.salt === salt) current = null;
+      });
+    }
+    return current.salt;
+  };
+}
+
+/** The host of another site's address, without `www.`; '' for our own pages, other schemes and nonsense. */
+export function referrerHostOf(referrer: string | undefined, ownHost: string): string {
+  if (!referrer) return '';
+  try {
+    const url = new URL(referrer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return '';
+    const host = url.hostname.toLowerCase().replace(/^www\./, '');
+    return host === ownHost ? '' : host.slice(0, 253);
+  } catch {
+    return '';
+  }
+}
+
+/** Whether the request asks not to be tracked: `DNT: 1` or `Sec-GPC: 1`. */
+export const asksNotToBeTracked = (request: FastifyRequest) => request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
+
+const robot = /bot|crawl|spider|slurp|preview|facebookexternalhit/i;
+
+export function registerBeaconRoute(app: FastifyInstance, deps: { db: Db; writer: BeaconWriter; publicUrl: string }) {
+  const saltOf = createSalts(deps.db);
+  const ownHost = new URL(deps.publicUrl).hostname.toLowerCase().replace(/^www\./, '');
+  // sendBeacon with a string sends text/plain; a fetch may send JSON.
+  app.post('/a', { bodyLimit: beaconMaxBytes }, async (request, reply) => {
+    let body: unknown = request.body;
+    if (typeof body === 'string') {
+      try {
+        body = JSON.parse(body);
+      } catch {
+        return sendError(reply, 'invalid-argument', 'The beacon is not JSON');
+      }
+    }
+    const parsed = Beacon.safeParse(body);
+    if (!parsed.success) return sendError(reply, 'invalid-argument', 'The beacon is not valid');
+    const userAgent = request.headers['user-agent'] ?? '';
+    if (asksNotToBeTracked(request) || robot.test(userAgent)) return reply.code(204).send();
+    const now = new Date();
+    let salt: string;
+    try {
+      salt = await saltOf(now);
+    } catch (error) {
+      request.log.warn({ err: error }, 'analytics: no salt, beacon dropped');
+      return reply.code(204).send();
+    }
+    const beacon = parsed.data;
+    deps.writer.add({
+      eventId: beacon.eventId,
+      step: beacon.step,
+      visitor: createHash('sha256').update(`${salt}|${request.ip}|${userAgent}`).digest('base64url').slice(0, 22),
+      referrerHost: referrerHostOf(beacon.referrer, ownHost),
+      utmSource: beacon.utm?.source?.toLowerCase() ?? '',
+      utmMedium: beacon.utm?.medium?.toLowerCase() ?? '',
+      utmCampaign: beacon.utm?.campaign ?? '',
+      at: now.toISOString(),
+    });
+    return reply.code(204).send();
+  });
+}
