@@ -18,6 +18,8 @@ export interface LoadOptions {
   next(): LoadRequest;
   /** How long one request may take before autocannon gives up on it and sends it again (default 300 s). */
   timeoutSeconds?: number;
+  /** At most this many requests a second over all connections (default: as fast as answered). */
+  overallRate?: number;
   /** Called as each answer arrives, with its HTTP status (e.g. to stamp when an order committed). */
   onAnswer?(status: number): void;
   /** Keep the first few non-200 bodies (reads every body, so only where the run is about correctness). */
@@ -79,6 +81,7 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
         ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.seconds ?? 10 }),
         // A buyer at the back of a 10,000-person queue waits long; a timeout would resend their order.
         timeout: options.timeoutSeconds ?? 300,
+        ...(options.overallRate ? { overallRate: options.overallRate } : {}),
         requests: [request],
       },
       (error, done) => (error ? reject(error) : resolve(done)),
