@@ -12,7 +12,7 @@
 //
 // Environment: BENCH_DATABASE_URL (the PostgreSQL server to make scratch databases on),
 // BENCH_SECONDS (each run, 10), BENCH_PAIRS (without/with pairs, 2), BENCH_BEACONS_PER_SECOND (2000),
-// BENCH_EMAIL_WAIT_SECONDS (60), BENCH_LABEL.
+// BENCH_EMAIL_WAIT_SECONDS (240), BENCH_LABEL.
 import pg from 'pg';
 import { confirmations, newSale, timedRun, warmUp, type Run, type Target, type TimedRun } from '../flash-sale/runs';
 import { cleanupOnExit } from '../support/cleanup';
@@ -32,7 +32,8 @@ import { orderRequest } from '../support/sale-event';
 const seconds = numberOption('BENCH_SECONDS', 10);
 const pairs = numberOption('BENCH_PAIRS', 2);
 const beaconsPerSecond = numberOption('BENCH_BEACONS_PER_SECOND', 2_000);
-const emailWaitSeconds = numberOption('BENCH_EMAIL_WAIT_SECONDS', 60);
+/** Each run's emails are all sent before the next run starts, so that none slows another run. */
+const emailWaitSeconds = numberOption('BENCH_EMAIL_WAIT_SECONDS', 240);
 const label = textOption('BENCH_LABEL');
 const concurrency = 200;
 const beaconConnections = 50;
@@ -196,10 +197,11 @@ async function main() {
     const invariants = await checkInvariants(pool);
     const failures: string[] = [];
     if (!invariants.hold) failures.push('invariants violated');
-    if (rows !== answered) failures.push(`${answered} beacons answered 204, ${rows} written`);
+    // At least: a beacon under way when the load stopped is written, but not counted as answered.
+    if (rows < answered) failures.push(`${answered} beacons answered 204, ${rows} written`);
     if (counted !== rows) failures.push(`${rows} beacons written, ${counted} counted into daily rows`);
     for (const one of runs) {
-      if (one.emails.missing > 0) failures.push(`${one.emails.missing} confirmation emails missing`);
+      if (one.emails.lost > 0) failures.push(`${one.emails.lost} confirmation emails lost`);
       if (one.emails.duplicates > 0) failures.push(`${one.emails.duplicates} confirmation emails sent twice`);
     }
     writeResult('analytics', {

@@ -137,6 +137,55 @@ describe('POST /a', () => {
   });
 });
 
+describe('POST /a over a real connection (taken before Fastify routes it)', () => {
+  const send = (body: string, headers: Record<string, string> = {}) =>
+    fetch(`${url}/a`, {
+      method: 'POST',
+      body,
+      headers: { 'content-type': 'text/plain;charset=UTF-8', 'user-agent': chrome, ...headers },
+    });
+
+  it('takes a beacon as sendBeacon sends it, and drops one with Do-Not-Track or Global Privacy Control', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    const kept = await send(JSON.stringify({ eventId, step: 'view', referrer: 'https://news.example.org/x' }));
+    expect(kept.status).toBe(204);
+    expect(kept.headers.get('set-cookie')).toBeNull();
+    expect((await send(JSON.stringify({ eventId, step: 'tickets' }), { dnt: '1' })).status).toBe(204);
+    expect((await send(JSON.stringify({ eventId, step: 'paid' }), { 'sec-gpc': '1' })).status).toBe(204);
+    await t.app.beacons.flush();
+    const rows = await rawRowsOf(eventId);
+    expect(rows.map((row) => [row.step, row.referrerHost])).toEqual([['view', 'news.example.org']]);
+  });
+
+  it('refuses what is not a beacon with 400 in the protocol’s shape, and leaves other requests to the app', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    for (const [body, type] of [
+      ['{"eventId":', 'text/plain'],
+      [JSON.stringify({ eventId, step: 'view', extra: true }), 'application/json'],
+      [JSON.stringify({ eventId, step: 'view' }), 'application/x-www-form-urlencoded'],
+      [JSON.stringify({ eventId, step: 'view', referrer: 'x'.repeat(5_000) }), 'text/plain'],
+    ] as const) {
+      const response = await send(body, { 'content-type': type });
+      expect(response.status, body.slice(0, 30)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT', message: expect.any(String) } });
+    }
+    expect((await fetch(`${url}/a`)).status).toBe(404);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    await t.app.beacons.flush();
+    expect(await rawRowsOf(eventId)).toHaveLength(0);
+  });
+
+  it('does not take X-Forwarded-For from a client when no proxy is trusted', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    await send(JSON.stringify({ eventId, step: 'view' }), { 'x-forwarded-for': '198.51.100.1' });
+    await send(JSON.stringify({ eventId, step: 'view' }), { 'x-forwarded-for': '198.51.100.2' });
+    await t.app.beacons.flush();
+    const rows = await rawRowsOf(eventId);
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.visitor).toBe(rows[1]!.visitor);
+  });
+});
+
 describe('the aggregation job', () => {
   it('counts views, visitors and each step per day in the event’s time zone, across its midnight', async () => {
     const organizationId = (await createOrgAs(t, owner.cookie)).organizationId;

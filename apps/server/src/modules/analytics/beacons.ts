@@ -1,5 +1,7 @@
 import { Beacon, beaconMaxBytes, type FunnelStep } from '@admit/shared/analytics';
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { callableErrorBody } from '@admit/shared/callable';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
@@ -137,47 +139,115 @@ export function referrerHostOf(referrer: string | undefined, ownHost: string): s
   }
 }
 
-/** Whether the request asks not to be tracked: `DNT: 1` or `Sec-GPC: 1`. */
-export const asksNotToBeTracked = (request: FastifyRequest) => request.headers.dnt === '1' || request.headers['sec-gpc'] === '1';
-
 const robot = /bot|crawl|spider|slurp|preview|facebookexternalhit/i;
 
-export function registerBeaconRoute(app: FastifyInstance, deps: { db: Db; writer: BeaconWriter; publicUrl: string }) {
+/** What became of one beacon: taken or dropped (204), or refused with the protocol's error. */
+type Outcome = { status: 204 } | { status: 400; code: 'invalid-argument'; message: string };
+
+export interface BeaconIntake {
+  /** Checks one beacon's body and headers and queues its row (or drops it, for DNT, GPC or a crawler). */
+  take(body: unknown, headers: IncomingHttpHeaders, clientAddress: string): Promise<Outcome>;
+}
+
+const dropped: Outcome = { status: 204 };
+const refused = (message: string): Outcome => ({ status: 400, code: 'invalid-argument', message });
+
+export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicUrl: string }): BeaconIntake {
   const saltOf = createSalts(deps.db);
   const ownHost = new URL(deps.publicUrl).hostname.toLowerCase().replace(/^www\./, '');
+  return {
+    async take(body, headers, clientAddress) {
+      let value = body;
+      if (typeof value === 'string') {
+        try {
+          value = JSON.parse(value);
+        } catch {
+          return refused('The beacon is not JSON');
+        }
+      }
+      const parsed = Beacon.safeParse(value);
+      if (!parsed.success) return refused('The beacon is not valid');
+      const userAgent = headers['user-agent'] ?? '';
+      if (headers.dnt === '1' || headers['sec-gpc'] === '1' || robot.test(userAgent)) return dropped;
+      const now = new Date();
+      let salt: string;
+      try {
+        salt = await saltOf(now);
+      } catch {
+        // No salt (the database is away): the beacon is lost, the page is not kept waiting.
+        return dropped;
+      }
+      const beacon = parsed.data;
+      deps.writer.add({
+        eventId: beacon.eventId,
+        step: beacon.step,
+        visitor: createHash('sha256').update(`${salt}|${clientAddress}|${userAgent}`).digest('base64url').slice(0, 22),
+        referrerHost: referrerHostOf(beacon.referrer, ownHost),
+        utmSource: beacon.utm?.source?.toLowerCase() ?? '',
+        utmMedium: beacon.utm?.medium?.toLowerCase() ?? '',
+        utmCampaign: beacon.utm?.campaign ?? '',
+        at: now.toISOString(),
+      });
+      return dropped;
+    },
+  };
+}
+
+/** POST /a as a Fastify route: what `app.inject` reaches, and any request the fast path below did not take. */
+export function registerBeaconRoute(app: FastifyInstance, intake: BeaconIntake) {
   // sendBeacon with a string sends text/plain; a fetch may send JSON.
   app.post('/a', { bodyLimit: beaconMaxBytes }, async (request, reply) => {
-    let body: unknown = request.body;
-    if (typeof body === 'string') {
-      try {
-        body = JSON.parse(body);
-      } catch {
-        return sendError(reply, 'invalid-argument', 'The beacon is not JSON');
-      }
-    }
-    const parsed = Beacon.safeParse(body);
-    if (!parsed.success) return sendError(reply, 'invalid-argument', 'The beacon is not valid');
-    const userAgent = request.headers['user-agent'] ?? '';
-    if (asksNotToBeTracked(request) || robot.test(userAgent)) return reply.code(204).send();
-    const now = new Date();
-    let salt: string;
-    try {
-      salt = await saltOf(now);
-    } catch (error) {
-      request.log.warn({ err: error }, 'analytics: no salt, beacon dropped');
-      return reply.code(204).send();
-    }
-    const beacon = parsed.data;
-    deps.writer.add({
-      eventId: beacon.eventId,
-      step: beacon.step,
-      visitor: createHash('sha256').update(`${salt}|${request.ip}|${userAgent}`).digest('base64url').slice(0, 22),
-      referrerHost: referrerHostOf(beacon.referrer, ownHost),
-      utmSource: beacon.utm?.source?.toLowerCase() ?? '',
-      utmMedium: beacon.utm?.medium?.toLowerCase() ?? '',
-      utmCampaign: beacon.utm?.campaign ?? '',
-      at: now.toISOString(),
-    });
-    return reply.code(204).send();
+    const outcome = await intake.take(request.body, request.headers, request.ip);
+    if (outcome.status === 204) return reply.code(204).send();
+    return sendError(reply, outcome.code, outcome.message);
   });
+}
+
+const acceptedTypes = /^(text\/plain|application\/json)\s*(;|$)/i;
+
+/**
+ * POST /a straight from Node's HTTP server, before Fastify routes it: a crowd on a public page
+ * sends thousands of beacons a second to the same process that sells the tickets, and this path
+ * costs each one its body, a parse and a hash, not the routing, hooks and security headers of a page
+ * request. Returns false for any other request (Fastify's). The client's address is found as
+ * Fastify finds it: the first `X-Forwarded-For` entry behind a trusted proxy, else the socket's.
+ */
+export function beaconFastPath(intake: BeaconIntake, options: { trustProxy: boolean }) {
+  const answer = (response: ServerResponse, outcome: Outcome) => {
+    if (outcome.status === 204) return response.writeHead(204).end();
+    const body = JSON.stringify(callableErrorBody(outcome.code, outcome.message));
+    response.writeHead(outcome.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+    });
+    response.end(body);
+  };
+  return (request: IncomingMessage, response: ServerResponse): boolean => {
+    if (request.method !== 'POST' || (request.url !== '/a' && !request.url?.startsWith('/a?'))) return false;
+    if (!acceptedTypes.test(request.headers['content-type'] ?? '')) {
+      answer(response, refused('A beacon is text/plain or application/json'));
+      request.resume();
+      return true;
+    }
+    const forwarded = options.trustProxy ? request.headers['x-forwarded-for'] : undefined;
+    const clientAddress =
+      (typeof forwarded === 'string' && forwarded.split(',')[0]!.trim()) || request.socket.remoteAddress || '';
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > beaconMaxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on('error', () => response.destroy());
+    request.on('end', () => {
+      if (tooLarge) return answer(response, refused('A beacon is at most 4 KB'));
+      intake.take(Buffer.concat(chunks).toString('utf8'), request.headers, clientAddress).then(
+        (outcome) => answer(response, outcome),
+        () => answer(response, dropped),
+      );
+    });
+    return true;
+  };
 }

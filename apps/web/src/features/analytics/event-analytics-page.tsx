@@ -45,7 +45,7 @@ function SimpleTable({
   label,
   head,
   rows,
-  minWidth = 320,
+  minWidth = 280,
 }: {
   label: string;
   head: ReactNode[];
@@ -156,6 +156,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
               withLegend
               tickLine="y"
               valueFormatter={number}
+              yAxisProps={{ allowDecimals: false }}
             />
             <BarChart
               h={180}
@@ -252,6 +253,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
             series={[{ name: 'admitted', label: labels.checkedIn, color: 'orange.6' }]}
             tickLine="y"
             valueFormatter={number}
+            yAxisProps={{ allowDecimals: false }}
           />
         }
         table={
