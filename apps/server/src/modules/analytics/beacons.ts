@@ -149,7 +149,8 @@ export interface BeaconIntake {
   take(body: unknown, headers: IncomingHttpHeaders, clientAddress: string): Promise<Outcome>;
 }
 
-const dropped: Outcome = { status: 204 };
+/** 204: the beacon was queued, or dropped on purpose (the page learns nothing either way). */
+const noContent: Outcome = { status: 204 };
 const refused = (message: string): Outcome => ({ status: 400, code: 'invalid-argument', message });
 
 export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicUrl: string }): BeaconIntake {
@@ -168,14 +169,14 @@ export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicU
       const parsed = Beacon.safeParse(value);
       if (!parsed.success) return refused('The beacon is not valid');
       const userAgent = headers['user-agent'] ?? '';
-      if (headers.dnt === '1' || headers['sec-gpc'] === '1' || robot.test(userAgent)) return dropped;
+      if (headers.dnt === '1' || headers['sec-gpc'] === '1' || robot.test(userAgent)) return noContent;
       const now = new Date();
       let salt: string;
       try {
         salt = await saltOf(now);
       } catch {
         // No salt (the database is away): the beacon is lost, the page is not kept waiting.
-        return dropped;
+        return noContent;
       }
       const beacon = parsed.data;
       deps.writer.add({
@@ -188,7 +189,7 @@ export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicU
         utmCampaign: beacon.utm?.campaign ?? '',
         at: now.toISOString(),
       });
-      return dropped;
+      return noContent;
     },
   };
 }
@@ -245,7 +246,7 @@ export function beaconFastPath(intake: BeaconIntake, options: { trustProxy: bool
       if (tooLarge) return answer(response, refused('A beacon is at most 4 KB'));
       intake.take(Buffer.concat(chunks).toString('utf8'), request.headers, clientAddress).then(
         (outcome) => answer(response, outcome),
-        () => answer(response, dropped),
+        () => answer(response, noContent),
       );
     });
     return true;
