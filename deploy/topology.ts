@@ -27,6 +27,11 @@ export interface TopologyOptions {
   /** Worker processes (`npm run worker`). */
   workers: number;
   /**
+   * Processes that take only the analytics beacons (`POST /a`, HAProxy's `beacons` backend): web
+   * processes like the others, out of the `web` rotation. Default 0: beacons go to the web processes.
+   */
+  collectors?: number;
+  /**
    * The workers' CPU priority (nice, default 10): sharing one machine with the web processes, they
    * use what the web processes leave, as they would on hosts of their own, instead of taking an
    * even share while buyers wait. 0 shares the CPU evenly.
@@ -68,8 +73,9 @@ export interface Topology {
   pgbouncer: ManagedProcess;
   web: WebProcess[];
   workers: ManagedProcess[];
+  collectors: WebProcess[];
   /** The pids of each kind of process that is running now (for CPU figures). */
-  pids(): Record<'web' | 'workers' | 'haproxy' | 'pgbouncer', number[]>;
+  pids(): Record<'web' | 'workers' | 'haproxy' | 'pgbouncer' | 'collectors', number[]>;
   /** Runs `count` web processes: starts or stops processes in slot order and puts them in or out of HAProxy's rotation. */
   scaleWeb(count: number): Promise<void>;
   /** Starts again the web processes and workers that have ended (what a supervisor does); returns their names. */
@@ -168,6 +174,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const publicUrl = `http://localhost:${port}`;
     const web: WebProcess[] = [];
     for (let index = 1; index <= slots; index++) web.push({ slot: `web${index}`, port: await freePort() });
+    const collectors: WebProcess[] = [];
+    for (let index = 1; index <= (options.collectors ?? 0); index++)
+      collectors.push({ slot: `collector${index}`, port: await freePort() });
+    const serverLines = (backend: WebProcess[]) =>
+      backend.map((one) => `    server ${one.slot} 127.0.0.1:${one.port} check disabled`).join('\n');
     const statsSocket = path.join(configDir, 'haproxy.sock');
     const haproxyCfg = path.join(configDir, 'haproxy.cfg');
     writeFileSync(
@@ -179,7 +190,22 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
           ? `http-request del-header X-Forwarded-For unless { src ${options.trustForwardedForFrom} }`
           : 'http-request del-header X-Forwarded-For',
         // Every place starts out of the rotation; a web process is put in once it runs.
-        SERVERS: web.map((one) => `    server ${one.slot} 127.0.0.1:${one.port} check disabled`).join('\n'),
+        SERVERS: serverLines(web),
+        BEACON_ROUTE: collectors.length > 0 ? '    use_backend beacons if METH_POST { path /a }' : '',
+        BEACON_BACKEND:
+          collectors.length > 0
+            ? [
+                '',
+                'backend beacons',
+                '    balance roundrobin',
+                '    option httpchk',
+                '    http-check send meth GET uri /healthz',
+                '    http-check expect status 200',
+                '    timeout check 5s',
+                '    default-server inter 1s fall 2 rise 2',
+                serverLines(collectors),
+              ].join('\n')
+            : '',
       }),
     );
     const haproxy = await startProcess({
@@ -221,7 +247,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     const workers: ManagedProcess[] = [];
     /** Exits of processes that ended before stop() (scaled down, killed and started again), reported with the rest. */
     const ended: Exit[] = [];
-    const startWeb = async (one: WebProcess) => {
+    const startWeb = async (one: WebProcess, backend = 'web') => {
       one.process = await startProcess({
         name: one.slot,
         command: process.execPath,
@@ -232,7 +258,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         readyWhen: /Admit is running at/,
       });
       started.push(one.process);
-      await haproxyCommand(statsSocket, `set server web/${one.slot} state ready`);
+      await haproxyCommand(statsSocket, `set server ${backend}/${one.slot} state ready`);
       log(`${one.slot}: pid ${one.process.pid} on 127.0.0.1:${one.port}`);
     };
     const stopWeb = async (one: WebProcess) => {
@@ -261,7 +287,8 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
     // The first web process migrates the database alone; the others and the workers start together.
     await startWeb(web[0]!);
     await Promise.all([
-      ...web.slice(1, options.web).map(startWeb),
+      ...web.slice(1, options.web).map((one) => startWeb(one)),
+      ...collectors.map((one) => startWeb(one, 'beacons')),
       ...Array.from({ length: options.workers }, (_, index) => startWorker(index)),
     ]);
 
@@ -285,18 +312,20 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       pgbouncer,
       web,
       workers,
+      collectors,
       pids: () => ({
         web: web.flatMap((one) => (one.process?.running() ? [one.process.pid] : [])),
         workers: workers.filter((worker) => worker.running()).map((worker) => worker.pid),
         haproxy: haproxy.running() ? [haproxy.pid] : [],
         pgbouncer: pgbouncer.running() ? [pgbouncer.pid] : [],
+        collectors: collectors.flatMap((one) => (one.process?.running() ? [one.process.pid] : [])),
       }),
       async scaleWeb(count) {
         if (count < 1 || count > web.length) throw new Error(`between 1 and ${web.length} web processes`);
         for (const one of web.slice(count)) if (one.process) await stopWeb(one);
         const toStart = web.slice(0, count).filter((one) => !one.process?.running());
         for (const one of toStart) if (one.process) ended.push(await one.process.exited);
-        await Promise.all(toStart.map(startWeb));
+        await Promise.all(toStart.map((one) => startWeb(one)));
         await topology.waitForBackends();
       },
       async restartEnded() {
@@ -305,7 +334,7 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         const deadWorkers = workers.flatMap((worker, index) => (worker.running() ? [] : [index]));
         for (const one of deadWeb) ended.push(await one.process!.exited);
         for (const index of deadWorkers) ended.push(await workers[index]!.exited);
-        await Promise.all([...deadWeb.map(startWeb), ...deadWorkers.map(startWorker)]);
+        await Promise.all([...deadWeb.map((one) => startWeb(one)), ...deadWorkers.map(startWorker)]);
         names.push(...deadWeb.map((one) => one.slot), ...deadWorkers.map((index) => `worker${index + 1}`));
         await topology.waitForBackends();
         return names;
@@ -324,7 +353,11 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         // The entrance first, softly: requests under way finish (hard-stop-after bounds it).
         const exits = [...ended, await haproxy.stop('SIGUSR1', 15_000)];
         // Then the web processes together, each within its own 9 s shutdown limit (decision 0032).
-        exits.push(...(await Promise.all(web.flatMap((one) => (one.process ? [one.process.stop('SIGTERM', 15_000)] : [])))));
+        exits.push(
+          ...(await Promise.all(
+            [...web, ...collectors].flatMap((one) => (one.process ? [one.process.stop('SIGTERM', 15_000)] : [])),
+          )),
+        );
         // The workers finish the tries under way (worker.ts gives them 15 s).
         exits.push(...(await Promise.all(workers.map((worker) => worker.stop('SIGTERM', 20_000)))));
         // PgBouncer last, once nobody uses it: SIGINT is its safe shutdown.
