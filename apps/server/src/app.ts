@@ -228,8 +228,12 @@ export async function buildApp(options: BuildAppOptions) {
   }
   // Stopped before the hub and the database: tries under way finish first.
   app.addHook('onClose', async () => jobs.stop());
+  // Analytics beacons are written in batches; the last are written before the database closes.
+  const beacons = createBeaconWriter(database.db, app.log);
+  app.decorate('beacons', beacons);
   // GET /metrics for the operator's Prometheus; who may read it: decision 0033.
   const metrics = registerMetrics(app, {
+    beacons,
     config,
     database,
     live: hub,
@@ -324,9 +328,6 @@ export async function buildApp(options: BuildAppOptions) {
   registerPictureRoutes(app, pictureDeps, eventCoverSlot);
   registerPictureRoutes(app, pictureDeps, orgLogoSlot);
   registerImageRoute(app, { storage });
-  // Beacons are written in batches; the last are written before the database closes.
-  const beacons = createBeaconWriter(database.db, app.log);
-  app.decorate('beacons', beacons);
   app.addHook('onClose', async () => beacons.stop());
   const beaconIntake = createBeaconIntake({ db: database.db, writer: beacons, publicUrl: options.publicUrl });
   registerBeaconRoute(app, beaconIntake);

@@ -119,6 +119,24 @@ describe('GET /metrics without METRICS_TOKEN, outside production', () => {
     expect(valueOf(samples, 'admit_http_request_duration_seconds_count', { method: 'POST', route: '/fn/:name' })).toBe(7);
   });
 
+  it('counts the analytics beacons queued and written', async () => {
+    const owner = await t.signUp();
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    const before = valueOf(await scrape(), 'admit_analytics_beacons_written_total') ?? 0;
+    for (let n = 0; n < 3; n++)
+      await fetch(`${baseUrl}/a`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: JSON.stringify({ eventId, step: 'view' }),
+      });
+    expect(valueOf(await scrape(), 'admit_analytics_beacons_queued')).toBe(3);
+    await t.app.beacons.flush();
+    const samples = await scrape();
+    expect(valueOf(samples, 'admit_analytics_beacons_queued')).toBe(0);
+    expect(valueOf(samples, 'admit_analytics_beacons_written_total')).toBe(before + 3);
+    expect(valueOf(samples, 'admit_analytics_beacons_dropped_total')).toBe(0);
+  });
+
   it('shows the live sockets open and their subscriptions, and counts the sockets refused', async () => {
     const owner = await t.signUp();
     const { eventId } = await createPublishedEvent(t, owner.cookie);
@@ -327,6 +345,7 @@ describe('who may read GET /metrics when METRICS_TOKEN is set, or in production'
       jobs: t.jobs,
       queues: [],
       requestsUnderWay: () => 0,
+      beacons: { stats: () => ({ queued: 0, written: 0, dropped: 0 }) },
     });
 
     expect(metrics.measureCallables).toBeUndefined();

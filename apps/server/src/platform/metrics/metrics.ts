@@ -22,6 +22,8 @@ export interface MetricsSources {
   queues: string[];
   /** HTTP requests this process is answering now (not /live sockets). */
   requestsUnderWay: () => number;
+  /** The analytics beacons this process has queued, written and dropped (modules/analytics/beacons.ts). */
+  beacons: { stats(): { queued: number; written: number; dropped: number } };
 }
 
 /** Measures the calls of `registerCallables` (see CallableDeps.measure). */
@@ -52,6 +54,27 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   });
   collectJobQueues(registry, { jobs: sources.jobs, queues: sources.queues, log: app.log });
   collectDatabase(registry, sources.database);
+  new Gauge({
+    name: 'admit_analytics_beacons_queued',
+    help: 'Analytics beacons taken and waiting for the next batch write (at most 50,000)',
+    registers: [registry],
+    collect() {
+      this.set(sources.beacons.stats().queued);
+    },
+  });
+  for (const [name, help, pick] of [
+    ['admit_analytics_beacons_written_total', 'Analytics beacons written to the database', 'written'],
+    ['admit_analytics_beacons_dropped_total', 'Analytics beacons lost: the queue was full, or a batch write failed', 'dropped'],
+  ] as const)
+    new Counter({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(sources.beacons.stats()[pick]);
+      },
+    });
 
   app.get('/metrics', async (request, reply) => {
     const refusal = metricsRefusalOf(config, request);
