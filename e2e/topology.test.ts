@@ -9,8 +9,8 @@ import { requireProgram } from '../deploy/processes';
 import { startTopology, stoppedCleanly, type Topology } from '../deploy/topology';
 
 // The several-server topology of deploy/README.md, as `npm run topology:check` starts it: HAProxy
-// and PgBouncer from Debian's packages, two web processes with no jobs of their own and a worker
-// process, on PostgreSQL. It needs the PostgreSQL server of the database suite (TEST_DATABASE_URL,
+// and PgBouncer from Debian's packages, two web processes with no jobs of their own, a collector
+// for the analytics beacons and a worker process, on PostgreSQL. It needs the PostgreSQL server of the database suite (TEST_DATABASE_URL,
 // whose server gets a scratch database of its own here) and both programs; .ci/run installs them.
 
 const adminUrl = (() => {
@@ -34,7 +34,7 @@ describe.skipIf(!adminUrl || !programs)('several web processes and a worker behi
 
   beforeAll(async () => {
     database = await createScratchDatabase(adminUrl!);
-    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1 });
+    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1, collectors: 1 });
   }, 180_000);
 
   afterAll(async () => {
@@ -72,6 +72,32 @@ describe.skipIf(!adminUrl || !programs)('several web processes and a worker behi
     } finally {
       await client.end();
     }
+  });
+
+  it('sends analytics beacons to the collector, which writes them, and nothing else to it', async () => {
+    const url = topology!.url;
+    const [organizer] = await createPeople(database.url, 1, 'beacon-organizer');
+    const { organizationId } = await call<{ organizationId: string }>(url, organizer!, 'orgs.create', { name: 'Beacon Club' });
+    const sale = await createSaleEvent(url, organizer!, organizationId, { title: 'Beacon night', capacity: 5, price: 0 });
+    for (let n = 0; n < 5; n++) {
+      const response = await fetch(`${url}/a`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain;charset=UTF-8' },
+        body: JSON.stringify({ eventId: sale.eventId, step: 'view' }),
+      });
+      expect(response.status).toBe(204);
+    }
+    // Each process's own figures (read straight from it, on this machine): the collector took all five.
+    const writtenBy = async (port: number) => {
+      const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+      return Number(/^admit_analytics_beacons_written_total (\d+)$/m.exec(text)?.[1]);
+    };
+    const [collector] = topology!.collectors;
+    await expect.poll(() => writtenBy(collector!.port), { timeout: 10_000 }).toBe(5);
+    for (const web of topology!.web) expect(await writtenBy(web.port)).toBe(0);
+    const requests = await (await fetch(`http://127.0.0.1:${collector!.port}/metrics`)).text();
+    // The sale's callables went to the web processes: the collector answered no callable.
+    expect(requests).not.toMatch(/admit_http_requests_total\{[^}]*route="\/fn\/:name"/);
   });
 
   it('stops HAProxy, the web processes, the worker and PgBouncer cleanly', async () => {
