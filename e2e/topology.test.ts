@@ -10,8 +10,9 @@ import { startTopology, stoppedCleanly, type Topology } from '../deploy/topology
 
 // The several-server topology of deploy/README.md, as `npm run topology:check` starts it: HAProxy
 // and PgBouncer from Debian's packages, two web processes with no jobs of their own, a collector
-// for the analytics beacons and a worker process, on PostgreSQL. It needs the PostgreSQL server of the database suite (TEST_DATABASE_URL,
-// whose server gets a scratch database of its own here) and both programs; .ci/run installs them.
+// for the analytics beacons and a worker process, on PostgreSQL. It needs the PostgreSQL server of
+// the database suite (TEST_DATABASE_URL, whose server gets a scratch database of its own here) and
+// both programs; .ci/run installs them.
 
 const adminUrl = (() => {
   const url = process.env.TEST_DATABASE_URL;
