@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -55,6 +56,21 @@ declare module 'fastify' {
     /** The analytics beacons waiting to be written (tests flush them). */
     beacons: BeaconWriter;
   }
+}
+
+/**
+ * How long a browser may keep a file of the web app: Vite's content-hashed assets for a year;
+ * the page, the service worker and the manifest never without asking (a new build must reach
+ * everyone at once); the rest (icons) an hour.
+ */
+export function cacheControlOf(relativePath: string): string {
+  const file = relativePath
+    .replace(/\.(br|gz)$/, '')
+    .split(path.sep)
+    .join('/');
+  if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  if (/^(index\.html|sw\.js|registerSW\.js|manifest\.webmanifest|workbox-[\w-]+\.js)$/.test(file)) return 'no-cache';
+  return 'public, max-age=3600';
 }
 
 /** Requests under way from which the web process counts as busy, and its own job workers wait. */
@@ -335,7 +351,16 @@ export async function buildApp(options: BuildAppOptions) {
 
   const distDir = options.webDistDir ?? webDist;
   const hasWeb = existsSync(distDir);
-  if (hasWeb) await app.register(fastifyStatic, { root: distDir, wildcard: false, index: false });
+  if (hasWeb)
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      // The build wrote .br and .gz copies (scripts/precompress.mjs): sent to browsers that take them.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
+    });
   const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -34,6 +34,8 @@ describe('loadConfig', () => {
       S3_FORCE_PATH_STYLE: false,
       FILE_MAX_BYTES: 10 * 1024 * 1024,
       IMAGE_MAX_PIXELS: 40_000_000,
+      ANALYTICS_RETENTION_DAYS: 30,
+      ANALYTICS_AGGREGATE_SECONDS: 60,
       TRUST_PROXY: false,
       LOG_LEVEL: 'info',
       IMPORT_MAX_BYTES: 10 * 1024 * 1024,
@@ -52,6 +54,15 @@ describe('loadConfig', () => {
       LIVE_MAX_SOCKETS_PER_ADDRESS: 50,
       LIVE_MAX_SOCKETS_PER_ACCOUNT: 20,
     });
+  });
+
+  it('reads how long analytics beacons are kept and how often they are counted, refusing nonsense by name', () => {
+    expect(loadConfig({ ANALYTICS_RETENTION_DAYS: '7', ANALYTICS_AGGREGATE_SECONDS: '5' })).toMatchObject({
+      ANALYTICS_RETENTION_DAYS: 7,
+      ANALYTICS_AGGREGATE_SECONDS: 5,
+    });
+    expect(configErrorOf({ ANALYTICS_RETENTION_DAYS: '0' }).message).toMatch(/ANALYTICS_RETENTION_DAYS/);
+    expect(configErrorOf({ ANALYTICS_AGGREGATE_SECONDS: 'soon' }).message).toMatch(/ANALYTICS_AGGREGATE_SECONDS/);
   });
 
   it('asks S3 storage for its region and bucket, naming what is missing', () => {

@@ -74,6 +74,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The payment provider (e.g. Stripe's real SDK on the local stand-in); the sandbox otherwise. */
   payments?: PaymentProvider;
+  /** The built web app to serve (a folder the test made); apps/web/dist otherwise. */
+  webDistDir?: string;
 }
 
 /** The whole server on a test database, driven through `app.inject` (no port unless `listen` is called). */
@@ -92,6 +94,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     rateLimit: options.rateLimit ?? false,
     liveSessionCheckMs: options.liveSessionCheckMs,
     payments: options.payments,
+    webDistDir: options.webDistDir,
     logger: false,
     // Quick to find work and to retry a try whose process died: tests wait for jobs.
     jobQueue: { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1 },

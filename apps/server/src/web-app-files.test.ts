@@ -1,0 +1,78 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cacheControlOf } from './app';
+import { createTestApp, type TestApp } from './testing/test-app';
+
+// The built web app as the server sends it: compressed once at build time (scripts/precompress.mjs,
+// run here on a folder shaped like apps/web/dist), chosen by the browser's Accept-Encoding, and
+// cached as long as its name allows.
+
+let t: TestApp;
+let dist: string;
+const script = `${'console.log("Admit");'.repeat(400)}\n`;
+
+beforeAll(async () => {
+  dist = mkdtempSync(path.join(tmpdir(), 'admit-dist-'));
+  mkdirSync(path.join(dist, 'assets'));
+  writeFileSync(path.join(dist, 'index.html'), `<!doctype html><title>Admit</title>${'<!-- padding -->'.repeat(100)}`);
+  writeFileSync(path.join(dist, 'assets', 'index-Bx1y2z3A.js'), script);
+  writeFileSync(path.join(dist, 'sw.js'), `self.addEventListener('fetch', () => {});${' '.repeat(2_000)}`);
+  writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const built = spawnSync(process.execPath, ['scripts/precompress.mjs', dist], { encoding: 'utf8' });
+  expect(built.status, built.stderr).toBe(0);
+  t = await createTestApp({ webDistDir: dist });
+});
+afterAll(async () => {
+  await t?.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+const get = (url: string, acceptEncoding?: string) =>
+  t.app.inject({ method: 'GET', url, headers: acceptEncoding ? { 'accept-encoding': acceptEncoding } : {} });
+
+describe('the web app’s files', () => {
+  it('are compressed at build time, each text file big enough, and left alone when small', () => {
+    expect(brotliDecompressSync(readFileSync(path.join(dist, 'assets', 'index-Bx1y2z3A.js.br'))).toString()).toBe(script);
+    expect(gunzipSync(readFileSync(path.join(dist, 'assets', 'index-Bx1y2z3A.js.gz'))).toString()).toBe(script);
+    expect(() => readFileSync(path.join(dist, 'favicon.svg.br'))).toThrow();
+  });
+
+  it('go out in brotli to a browser that takes it, in gzip to one that takes only that, and plain otherwise', async () => {
+    const br = await get('/assets/index-Bx1y2z3A.js', 'gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.rawPayload.length).toBeLessThan(script.length / 10);
+
+    const gz = await get('/assets/index-Bx1y2z3A.js', 'gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+
+    const plain = await get('/assets/index-Bx1y2z3A.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+  });
+
+  it('are kept a year when their name is hashed, and never kept without asking for the page and the service worker', async () => {
+    expect((await get('/assets/index-Bx1y2z3A.js', 'br')).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await get('/sw.js', 'br')).headers['cache-control']).toBe('no-cache');
+    expect((await get('/favicon.svg')).headers['cache-control']).toBe('public, max-age=3600');
+    const page = await get('/e/some-event', 'br');
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<title>Admit</title>');
+  });
+
+  it('name their cache time by the file, whichever copy is sent', () => {
+    expect(cacheControlOf('assets/x-1.css.gz')).toBe('public, max-age=31536000, immutable');
+    expect(cacheControlOf('index.html.br')).toBe('no-cache');
+    expect(cacheControlOf('manifest.webmanifest')).toBe('no-cache');
+    expect(cacheControlOf('icon-192.png')).toBe('public, max-age=3600');
+  });
+});
