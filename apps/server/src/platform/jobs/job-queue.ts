@@ -188,8 +188,12 @@ export async function createJobQueue(
             await definition.handler(data as never, { services, log: jobLog, jobId: job.id, retryCount: job.retryCount });
           } catch (error) {
             jobLog.warn({ err: error }, 'job failed; it will be tried again');
-            // Failed on its own: pg-boss then completes only the jobs of the batch still active.
-            await boss.fail(definition.name, job.id, { message: error instanceof Error ? error.message : String(error) });
+            // Failed on its own: pg-boss then completes only the jobs of the batch still active. When
+            // even that cannot be written (the database closing under a stop), the try expires and
+            // is retried by maintenance: nothing is lost, and nothing is left unhandled.
+            await boss
+              .fail(definition.name, job.id, { message: error instanceof Error ? error.message : String(error) })
+              .catch((failError: unknown) => jobLog.warn({ err: failError }, 'the failed try could not be recorded'));
           }
         };
         const handle = async (workerId: () => string, jobs: PgBoss.JobWithMetadata<unknown>[]) => {
