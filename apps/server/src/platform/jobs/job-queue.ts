@@ -120,8 +120,21 @@ export async function createJobQueue(
   jobs: JobDefinition<never, never>[],
   options: JobQueueOptions = {},
 ): Promise<JobQueue> {
+  // pg-boss's statements, tracked until they settle: it completes a job without waiting for the
+  // statement (worker loop), so a stop that returned could otherwise leave one in flight and the
+  // database be closed under it.
+  const inFlight = new Set<Promise<unknown>>();
+  const executeSql = (text: string, values?: unknown[]) => {
+    const statement = database.execute(text, values);
+    inFlight.add(statement);
+    void statement.then(
+      () => inFlight.delete(statement),
+      () => inFlight.delete(statement),
+    );
+    return statement;
+  };
   const boss = new PgBoss({
-    db: { executeSql: (text: string, values?: unknown[]) => database.execute(text, values) },
+    db: { executeSql },
     schema,
     // Maintenance (expiring stuck tries, archiving) runs where workers run; see work().
     supervise: false,
@@ -171,7 +184,7 @@ export async function createJobQueue(
       // A second pg-boss on the same connection runs the maintenance that expires tries whose
       // process died (they are retried) and archives finished jobs.
       supervisor = new PgBoss({
-        db: { executeSql: (text: string, values?: unknown[]) => database.execute(text, values) },
+        db: { executeSql },
         schema,
         supervise: true,
         schedule: false,
@@ -256,6 +269,8 @@ export async function createJobQueue(
       for (const timer of timers.splice(0)) clearInterval(timer);
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
+      // The completions pg-boss sent without waiting, before the database may close.
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
