@@ -9,7 +9,7 @@ import { order } from './schema';
 import { orderTopics } from './topics';
 
 /**
- * The buyer names the person a ticket is for (DESIGN §2.4: holder name, defaulting to the buyer's),
+ * The buyer names the person a ticket is for (its holder name, which defaults to the buyer's),
  * until the event starts: afterwards the door's lists must stay as they were printed and synced.
  * Only the order's buyer may; anyone else gets `not-found`, as for a ticket that does not exist.
  */
