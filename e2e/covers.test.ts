@@ -2,18 +2,11 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
 const shots = process.env.SCREENSHOT_DIR ?? '/tmp/shots';
-
-/** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/fn/${name}`, { data: { data } });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (response.status() !== 200) throw new Error(`${name} failed: ${response.status()} ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 /** A photo as a phone takes it: a sky over a field, with EXIF (a GPS position) the server must remove. */
 const photo = (width: number, height: number) =>
@@ -46,8 +39,8 @@ describe('an admin gives an event a cover and the organization a logo, and a vis
       journey.newPage({ viewport: { width: 390, height: 844 } }),
     ]);
     await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia.covers@example.test' });
-    ({ organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' }));
-    ({ eventId, slug } = await call<{ eventId: string; slug: string }>(organizer, 'events.create', {
+    ({ organizationId } = await callAs(organizer)<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' }));
+    ({ eventId, slug } = await callAs(organizer)<{ eventId: string; slug: string }>('events.create', {
       organizationId,
       title: 'Open Air at the Harbour',
       venue: 'Harbour Park',
@@ -56,8 +49,8 @@ describe('an admin gives an event a cover and the organization a logo, and a vis
       endsAtLocal: '2030-07-04T23:00',
       capacity: 50,
     }));
-    await call(organizer, 'events.addTicketType', { eventId, name: 'Standing', capacity: 40 });
-    await call(organizer, 'events.publish', { eventId });
+    await callAs(organizer)('events.addTicketType', { eventId, name: 'Standing', capacity: 40 });
+    await callAs(organizer)('events.publish', { eventId });
   });
 
   it('chooses a cover, sets its focal point on the preview, and saves it', async () => {

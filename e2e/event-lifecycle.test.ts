@@ -1,26 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
 import { useJourney } from './support/journey';
 import { readOutbox } from './support/outbox';
 import { signUpAndVerify } from './support/sign-in';
 
 const shots = process.env.SCREENSHOT_DIR ?? '/tmp/shots';
 
-/** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/fn/${name}`, { data: { data } });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (response.status() !== 200) throw new Error(`${name} failed: ${response.status()} ${JSON.stringify(body.error)}`);
-  return body.result;
-}
-
 /** A paid order of `quantity` tickets, through the sandbox with its test card. */
 async function buy(page: Page, eventId: string, ticketTypeId: string, quantity: number) {
-  const { orderId } = await call<{ orderId: string }>(page, 'orders.create', { eventId, lines: [{ ticketTypeId, quantity }] });
-  const { clientSecret } = await call<{ clientSecret: string }>(page, 'orders.startPayment', { orderId });
-  await call(page, 'payments.sandboxConfirm', { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
-  expect(await call<{ status: string }>(page, 'orders.confirmPayment', { orderId })).toMatchObject({ status: 'paid' });
+  const { orderId } = await callAs(page)<{ orderId: string }>('orders.create', { eventId, lines: [{ ticketTypeId, quantity }] });
+  const { clientSecret } = await callAs(page)<{ clientSecret: string }>('orders.startPayment', { orderId });
+  await callAs(page)('payments.sandboxConfirm', { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
+  expect(await callAs(page)<{ status: string }>('orders.confirmPayment', { orderId })).toMatchObject({ status: 'paid' });
 }
 
 describe('an organizer changes an event while it is on sale, then cancels it', () => {
@@ -42,8 +35,8 @@ describe('an organizer changes an event while it is on sale, then cancels it', (
 
   it('sets up an event with two paid buyers, one of them also door staff', async () => {
     await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia.lifecycle@example.test' });
-    const { organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' });
-    ({ eventId, slug } = await call<{ eventId: string; slug: string }>(organizer, 'events.create', {
+    const { organizationId } = await callAs(organizer)<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' });
+    ({ eventId, slug } = await callAs(organizer)<{ eventId: string; slug: string }>('events.create', {
       organizationId,
       title: 'Late Jazz',
       venue: 'Harbour Hall',
@@ -52,14 +45,14 @@ describe('an organizer changes an event while it is on sale, then cancels it', (
       endsAtLocal: '2030-06-14T23:30',
       capacity: 50,
     }));
-    const { ticketTypeId } = await call<{ ticketTypeId: string }>(organizer, 'events.addTicketType', {
+    const { ticketTypeId } = await callAs(organizer)<{ ticketTypeId: string }>('events.addTicketType', {
       eventId,
       name: 'Standing',
       capacity: 40,
       price: 2500,
     });
-    await call(organizer, 'events.publish', { eventId });
-    const { invitationId } = await call<{ invitationId: string }>(organizer, 'orgs.invite', {
+    await callAs(organizer)('events.publish', { eventId });
+    const { invitationId } = await callAs(organizer)<{ invitationId: string }>('orgs.invite', {
       organizationId,
       email: 'dana.lifecycle@example.test',
       role: 'staff',
@@ -71,7 +64,7 @@ describe('an organizer changes an event while it is on sale, then cancels it', (
     // address within ten seconds).
     await signUpAndVerify(staff, { name: 'Dana Door', email: 'dana.lifecycle@example.test' });
     await buy(staff, eventId, ticketTypeId, 1);
-    await call(staff, 'orgs.acceptInvitation', { invitationId });
+    await callAs(staff)('orgs.acceptInvitation', { invitationId });
   });
 
   it('edits the event’s details while a buyer has its page open, and the buyer sees them change', async () => {

@@ -1,19 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
 import { useJourney } from './support/journey';
 import { linkFromOutbox } from './support/outbox';
 import { signUpAndVerify } from './support/sign-in';
 
 const shots = process.env.SCREENSHOT_DIR ?? '/tmp/shots';
-
-/** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/fn/${name}`, { data: { data } });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (response.status() !== 200) throw new Error(`${name} failed: ${response.status()} ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 describe('a buyer who signed in by email link names themself and the people their tickets are for', () => {
   const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
@@ -30,8 +23,8 @@ describe('a buyer who signed in by email link names themself and the people thei
       journey.newPage({ viewport: { width: 390, height: 844 } }),
     ]);
     await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia.names@example.test' });
-    const { organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' });
-    ({ eventId, slug } = await call<{ eventId: string; slug: string }>(organizer, 'events.create', {
+    const { organizationId } = await callAs(organizer)<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' });
+    ({ eventId, slug } = await callAs(organizer)<{ eventId: string; slug: string }>('events.create', {
       organizationId,
       title: 'Names Night',
       venue: 'Harbour Hall',
@@ -40,12 +33,12 @@ describe('a buyer who signed in by email link names themself and the people thei
       endsAtLocal: '2030-06-14T23:30',
       capacity: 50,
     }));
-    ({ ticketTypeId } = await call<{ ticketTypeId: string }>(organizer, 'events.addTicketType', {
+    ({ ticketTypeId } = await callAs(organizer)<{ ticketTypeId: string }>('events.addTicketType', {
       eventId,
       name: 'Standing',
       capacity: 40,
     }));
-    await call(organizer, 'events.publish', { eventId });
+    await callAs(organizer)('events.publish', { eventId });
   });
 
   it('is asked for a name once after the first sign-in by email link', async () => {
@@ -71,7 +64,7 @@ describe('a buyer who signed in by email link names themself and the people thei
   it('takes two tickets, which carry the buyer’s name, and names the second one’s holder', async () => {
     await buyer.goto(`/e/${slug}`);
     await buyer.getByRole('heading', { name: 'Names Night', level: 1 }).waitFor();
-    const { orderId } = await call<{ orderId: string }>(buyer, 'orders.create', {
+    const { orderId } = await callAs(buyer)<{ orderId: string }>('orders.create', {
       eventId,
       lines: [{ ticketTypeId, quantity: 2 }],
     });

@@ -63,24 +63,18 @@ export function OrgAnalyticsPage({ organizationId }: { organizationId: string })
               <Table striped>
                 <Table.Thead>
                   <Table.Tr>
-                    <Table.Th>
-                      <FormattedMessage id="orgAnalytics.event" defaultMessage="Event" />
-                    </Table.Th>
-                    <Table.Th ta="end">
-                      <FormattedMessage id="analytics.visitors" defaultMessage="Visitors" />
-                    </Table.Th>
-                    <Table.Th ta="end">
-                      <FormattedMessage id="analytics.conversion" defaultMessage="Conversion" />
-                    </Table.Th>
-                    <Table.Th ta="end">
-                      <FormattedMessage id="analytics.tickets" defaultMessage="Tickets sold" />
-                    </Table.Th>
-                    <Table.Th ta="end">
-                      <FormattedMessage id="analytics.revenue" defaultMessage="Revenue" />
-                    </Table.Th>
-                    <Table.Th ta="end">
-                      <FormattedMessage id="analytics.checkedIn" defaultMessage="Checked in" />
-                    </Table.Th>
+                    {[
+                      intl.formatMessage({ id: 'orgAnalytics.event', defaultMessage: 'Event' }),
+                      intl.formatMessage({ id: 'analytics.visitors', defaultMessage: 'Visitors' }),
+                      intl.formatMessage({ id: 'analytics.conversion', defaultMessage: 'Conversion' }),
+                      intl.formatMessage({ id: 'analytics.tickets', defaultMessage: 'Tickets sold' }),
+                      intl.formatMessage({ id: 'analytics.revenue', defaultMessage: 'Revenue' }),
+                      intl.formatMessage({ id: 'analytics.checkedIn', defaultMessage: 'Checked in' }),
+                    ].map((heading, index) => (
+                      <Table.Th key={heading} ta={index === 0 ? undefined : 'end'}>
+                        {heading}
+                      </Table.Th>
+                    ))}
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>

@@ -1,11 +1,12 @@
 import { instantToZonedLocal } from '@admit/shared/dates';
 import { updateEvent } from '@admit/shared/event-changes';
 import type { ManagedEventRow } from '@admit/shared/events';
-import { Alert, Button, Group, Modal, Stack } from '@mantine/core';
+import { Modal, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
@@ -59,19 +60,13 @@ export function EditEventDialog({ event, opened, onClose }: { event: ManagedEven
       <form onSubmit={form.onSubmit((values) => mutation.mutate(values))} noValidate>
         <Stack>
           <EventFields form={form} fixed={event.status !== 'draft' || event.sold + event.held > 0} />
-          {shownError && (
-            <Alert color="red" role="alert">
-              {shownError}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="editEvent.cancel" defaultMessage="Discard" />
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              <FormattedMessage id="editEvent.submit" defaultMessage="Save changes" />
-            </Button>
-          </Group>
+          <DialogFooter
+            error={shownError}
+            cancel={<FormattedMessage id="editEvent.cancel" defaultMessage="Discard" />}
+            confirm={<FormattedMessage id="editEvent.submit" defaultMessage="Save changes" />}
+            pending={mutation.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>

@@ -6,6 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
+import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { EditEventDialog } from './edit-event-dialog';
@@ -123,19 +124,15 @@ function CancelEventDialog({ event, onClose }: { event: ManagedEventRow; onClose
           value={message}
           onChange={(change) => setMessage(change.currentTarget.value)}
         />
-        {mutation.error && (
-          <Alert color="red" role="alert">
-            {errorMessage(mutation.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <FormattedMessage id="editor.cancel.keep" defaultMessage="Keep the event" />
-          </Button>
-          <Button color="red" loading={mutation.isPending} onClick={() => mutation.mutate()}>
-            <FormattedMessage id="editor.cancel.confirm" defaultMessage="Cancel event and refund everyone" />
-          </Button>
-        </Group>
+        <DialogFooter
+          error={mutation.error && errorMessage(mutation.error)}
+          cancel={<FormattedMessage id="editor.cancel.keep" defaultMessage="Keep the event" />}
+          confirm={<FormattedMessage id="editor.cancel.confirm" defaultMessage="Cancel event and refund everyone" />}
+          pending={mutation.isPending}
+          onCancel={onClose}
+          onConfirm={() => mutation.mutate()}
+          danger
+        />
       </Stack>
     </Modal>
   );
@@ -168,19 +165,15 @@ function DeleteEventDialog({ event, onClose }: { event: ManagedEventRow; onClose
             defaultMessage="The draft and its ticket types are deleted. This cannot be undone."
           />
         </Text>
-        {mutation.error && (
-          <Alert color="red" role="alert">
-            {errorMessage(mutation.error)}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            <FormattedMessage id="editor.delete.keep" defaultMessage="Keep it" />
-          </Button>
-          <Button color="red" loading={mutation.isPending} onClick={() => mutation.mutate()}>
-            <FormattedMessage id="editor.delete.confirm" defaultMessage="Delete draft" />
-          </Button>
-        </Group>
+        <DialogFooter
+          error={mutation.error && errorMessage(mutation.error)}
+          cancel={<FormattedMessage id="editor.delete.keep" defaultMessage="Keep it" />}
+          confirm={<FormattedMessage id="editor.delete.confirm" defaultMessage="Delete draft" />}
+          pending={mutation.isPending}
+          onCancel={onClose}
+          onConfirm={() => mutation.mutate()}
+          danger
+        />
       </Stack>
     </Modal>
   );

@@ -5,6 +5,7 @@ import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
@@ -225,19 +226,13 @@ export function EditTicketTypeDialog({
       <form onSubmit={form.onSubmit((values) => mutation.mutate(values))} noValidate>
         <Stack>
           <TicketTypeFields form={form} currency={currency} full />
-          {shown && (
-            <Alert color="red" role="alert">
-              {shown}
-            </Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              <FormattedMessage id="editEvent.cancel" defaultMessage="Discard" />
-            </Button>
-            <Button type="submit" loading={mutation.isPending}>
-              <FormattedMessage id="editEvent.submit" defaultMessage="Save changes" />
-            </Button>
-          </Group>
+          <DialogFooter
+            error={shown}
+            cancel={<FormattedMessage id="editEvent.cancel" defaultMessage="Discard" />}
+            confirm={<FormattedMessage id="editEvent.submit" defaultMessage="Save changes" />}
+            pending={mutation.isPending}
+            onCancel={onClose}
+          />
         </Stack>
       </form>
     </Modal>
