@@ -124,7 +124,11 @@ export async function createJobQueue(
   // statement (worker loop), so a stop that returned could otherwise leave one in flight and the
   // database be closed under it.
   const inFlight = new Set<Promise<unknown>>();
+  let stopped = false;
   const executeSql = (text: string, values?: unknown[]) => {
+    // After stop() pg-boss may still start one (a worker finishing its loop): it is not sent, and
+    // never answers, rather than fail on a closed database; that try expires and is retried.
+    if (stopped) return new Promise<never>(() => {});
     const statement = database.execute(text, values);
     inFlight.add(statement);
     void statement.then(
@@ -269,6 +273,7 @@ export async function createJobQueue(
       for (const timer of timers.splice(0)) clearInterval(timer);
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
+      stopped = true;
       // The completions pg-boss sent without waiting, before the database may close.
       await Promise.allSettled([...inFlight]);
     },

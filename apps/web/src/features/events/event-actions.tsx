@@ -1,6 +1,6 @@
 import { cancelEvent, cancellable, deleteEvent, moveEvent, movesFrom, type EventMove } from '@admit/shared/event-changes';
 import type { ManagedEventRow } from '@admit/shared/events';
-import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';

@@ -1,6 +1,6 @@
 import { updateTicketType, type ManagedTicketTypeRow } from '@admit/shared/event-changes';
 import { addTicketType } from '@admit/shared/events';
-import { Alert, Button, Checkbox, Grid, Group, Modal, NumberInput, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Checkbox, Grid, Modal, NumberInput, Stack, TextInput, Title } from '@mantine/core';
 import { useForm, type UseFormReturnType } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
