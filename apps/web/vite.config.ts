@@ -32,8 +32,17 @@ export default defineConfig({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,woff2}'],
+        globPatterns: ['**/*.{js,css,html,svg,png}'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+        // The Japanese and Arabic fonts come in a few hundred files by Unicode range (8 MB in all):
+        // kept once a page has used them, never fetched ahead.
+        runtimeCaching: [
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.woff2'),
+            handler: 'CacheFirst',
+            options: { cacheName: 'admit-fonts', expiration: { maxEntries: 300 } },
+          },
+        ],
         // Client-side routes open the cached app; the server's own paths never do.
         navigateFallback: '/index.html',
         navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a)(\/|$)/, /^\/healthz$/],

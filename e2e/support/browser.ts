@@ -55,6 +55,8 @@ export async function screenshots(page: Page, name: string) {
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
+    // The web fonts of the glyphs on screen (Japanese, Arabic) arrive after the text.
+    await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: `${dir}/${name}-${width}.png`, fullPage: true });
   }
   if (size) await page.setViewportSize(size);

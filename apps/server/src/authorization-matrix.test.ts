@@ -11,6 +11,7 @@ import {
   updateEvent,
   updateTicketType,
 } from '@admit/shared/event-changes';
+import { setEventContent, type SetEventContentInput } from '@admit/shared/event-content';
 import { addTicketType, createEvent, publishEvent } from '@admit/shared/events';
 import type { LiveServerMessage } from '@admit/shared/live';
 import { cancelOrder, confirmPayment, createOrder, refundOrder, startPayment } from '@admit/shared/orders';
@@ -185,6 +186,15 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(removeTicketType, { input: (w) => ({ ticketTypeId: w.draftTicketTypeId }), expect: adminUp }),
+  callableRow(setEventContent, {
+    input: (w): SetEventContentInput => ({
+      eventId: w.draftEventId,
+      contentLocale: 'en',
+      translations: { fr: { title: 'Soirée matrice', venue: 'Club Blau' } },
+      ticketTypes: [{ ticketTypeId: w.draftTicketTypeId, nameTranslations: { fr: 'Debout' } }],
+    }),
+    expect: adminUp,
+  }),
   callableRow(moveEvent, { input: (w) => ({ eventId: w.publishedEventId, move: 'closeSales' }), expect: adminUp }),
   callableRow(cancelEvent, { input: (w) => ({ eventId: w.publishedEventId, message: 'Matrix check' }), expect: adminUp }),
   callableRow(deleteEvent, { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp }),

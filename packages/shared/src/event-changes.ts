@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { LocalDateTime, TimeZone } from './dates';
+import { EventDescription, EventTitle, EventVenue, NameTranslationsRow, TicketTypeName } from './event-content';
 import { Currency, EventStatus, Id } from './events';
 import { defineLiveQueryContract } from './live';
 
@@ -12,9 +13,9 @@ const Capacity = z.int().min(1).max(1_000_000);
 export const UpdateEventInput = z
   .strictObject({
     eventId: Id,
-    title: z.string().trim().min(2).max(200),
-    description: z.string().trim().max(10_000),
-    venue: z.string().trim().min(1).max(300),
+    title: EventTitle,
+    description: EventDescription,
+    venue: EventVenue,
     timeZone: TimeZone,
     startsAtLocal: LocalDateTime,
     endsAtLocal: LocalDateTime,
@@ -33,7 +34,7 @@ export const updateEvent = defineCallableContract('events.update', UpdateEventIn
 export const UpdateTicketTypeInput = z
   .strictObject({
     ticketTypeId: Id,
-    name: z.string().trim().min(1).max(100),
+    name: TicketTypeName,
     /** Applies to orders made from now on; orders made before keep what they paid. */
     price: z.int().min(0).max(100_000_000),
     /** Never below what is sold and held of it. */
@@ -125,6 +126,8 @@ export const ManagedTicketTypeRow = z.object({
   id: z.string(),
   eventId: z.string(),
   name: z.string(),
+  /** The name in the event's other languages (event-content.ts). */
+  nameTranslations: NameTranslationsRow,
   price: z.number(),
   capacity: z.number(),
   sold: z.number(),

@@ -1,13 +1,24 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import {
+  ContentLocale,
+  EventDescription,
+  EventTitle,
+  EventTranslationsRow,
+  EventVenue,
+  NameTranslationsRow,
+  TicketTypeName,
+} from './event-content';
 import { Picture } from './files';
 import { LocalDateTime, TimeZone } from './dates';
+import { Id } from './ids';
 import { defineLiveQueryContract } from './live';
+
+export { Id };
 
 export const EventStatus = z.enum(['draft', 'published', 'sales_closed', 'ended', 'cancelled']);
 export type EventStatus = z.infer<typeof EventStatus>;
 
-export const Id = z.string().min(1).max(64);
 const Capacity = z.int().min(1).max(1_000_000);
 /** An ISO 4217 code this runtime can format (EUR, USD, JPY…); prices are in its minor units. */
 export const Currency = z
@@ -18,9 +29,11 @@ export const Currency = z
 export const CreateEventInput = z
   .strictObject({
     organizationId: Id,
-    title: z.string().trim().min(2).max(200),
-    description: z.string().trim().max(10_000).default(''),
-    venue: z.string().trim().min(1).max(300),
+    title: EventTitle,
+    description: EventDescription.default(''),
+    venue: EventVenue,
+    /** The language of the title, description and venue; the web app sends its creator's. English when not given. */
+    contentLocale: ContentLocale.default('en'),
     timeZone: TimeZone,
     startsAtLocal: LocalDateTime,
     endsAtLocal: LocalDateTime,
@@ -38,7 +51,7 @@ export const createEvent = defineCallableContract('events.create', CreateEventIn
 export const AddTicketTypeInput = z
   .strictObject({
     eventId: Id,
-    name: z.string().trim().min(1).max(100),
+    name: TicketTypeName,
     capacity: Capacity,
     maxPerOrder: z.int().min(1).max(100).default(10),
     /** In minor units of the event's currency (cents; yen for JPY); 0 is free. */
@@ -73,6 +86,9 @@ const eventFields = {
   capacity: z.number(),
   status: EventStatus,
   cover: Picture.nullable(),
+  /** The language of title, description and venue; `translations` has them in other languages (event-content.ts). */
+  contentLocale: ContentLocale,
+  translations: EventTranslationsRow,
 };
 
 /** An event as anyone may see it once published. */
@@ -96,6 +112,8 @@ export const TicketAvailabilityRow = z.object({
   id: z.string(),
   eventId: z.string(),
   name: z.string(),
+  /** The name in the event's other languages. */
+  nameTranslations: NameTranslationsRow,
   price: z.number(),
   capacity: z.number(),
   maxPerOrder: z.number(),

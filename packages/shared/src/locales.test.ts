@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptLanguageTags, pickLocale } from './locales';
+import { acceptLanguageTags, directionOf, isolateArguments, locales, pickLocale } from './locales';
 
 describe('choosing a language', () => {
   it('orders an Accept-Language header by quality, keeping the order of equals', () => {
@@ -12,10 +12,31 @@ describe('choosing a language', () => {
     expect(acceptLanguageTags(undefined)).toEqual([]);
   });
 
-  it('takes the first language Admit speaks, by its primary subtag, or English', () => {
-    expect(pickLocale(['fr-CH', 'de-AT', 'en'])).toBe('de');
+  it('takes the first of the six languages Admit speaks, by its primary subtag, or English', () => {
+    expect(pickLocale(['pt-BR', 'de-AT', 'en'])).toBe('de');
+    expect(pickLocale(['fr-CH', 'de-AT', 'en'])).toBe('fr');
+    expect(pickLocale(['ar-EG'])).toBe('ar');
     expect(pickLocale(['EN_gb'])).toBe('en');
-    expect(pickLocale(['ja', 'fr'])).toBe('en');
+    expect(pickLocale(['ja-JP', 'fr'])).toBe('ja');
+    expect(pickLocale(['ko', 'pt'])).toBe('en');
     expect(pickLocale([])).toBe('en');
+  });
+});
+
+describe('writing direction', () => {
+  it('writes Arabic right to left and the other five left to right', () => {
+    expect(locales.filter((locale) => directionOf(locale) === 'rtl')).toEqual(['ar']);
+  });
+
+  it('sets each plain argument of a right-to-left message in its own direction, and leaves plurals and tags alone', () => {
+    expect(
+      isolateArguments({
+        email: 'أرسلنا رابطًا إلى {email}.',
+        count: '{count, plural, one {تذكرة} other {# تذاكر}} لـ <b>{name}</b>',
+      }),
+    ).toEqual({
+      email: 'أرسلنا رابطًا إلى \u2068{email}\u2069.',
+      count: '{count, plural, one {تذكرة} other {# تذاكر}} لـ <b>\u2068{name}\u2069</b>',
+    });
   });
 });

@@ -1,7 +1,22 @@
 /** The languages Admit speaks, in the browser and in its emails and text messages. */
-export const locales = ['en', 'de'] as const;
+export const locales = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = 'en';
+
+/** Each language's name in itself, as the language switch lists it. */
+export const localeNames: Record<Locale, string> = {
+  en: 'English',
+  de: 'Deutsch',
+  fr: 'Français',
+  es: 'Español',
+  ja: '日本語',
+  ar: 'العربية',
+};
+
+/** The languages written right to left: the whole page, the emails and the ticket PDF mirror. */
+const rightToLeft: ReadonlySet<Locale> = new Set(['ar']);
+
+export const directionOf = (locale: Locale): 'ltr' | 'rtl' => (rightToLeft.has(locale) ? 'rtl' : 'ltr');
 
 /** The cookie the web app keeps the chosen language in, so that the server writes to a person in it. */
 export const localeCookie = 'admit.locale';
@@ -31,4 +46,20 @@ export function acceptLanguageTags(header: string | undefined): string[] {
     .filter((entry) => entry.tag && entry.tag !== '*' && entry.quality > 0)
     .sort((a, b) => b.quality - a.quality || a.index - b.index)
     .map((entry) => entry.tag);
+}
+
+/** Unicode's first-strong isolate and its end: text between them takes its own direction. */
+const isolate = { start: '\u2068', end: '\u2069' };
+
+/**
+ * A right-to-left catalog whose plain arguments (`{email}`, `{amount}`, `{title}`) are each set in
+ * their own direction: an address, a price or a Latin event title inside an Arabic sentence keeps
+ * its characters in order and does not pull the punctuation around it. Plural, select and tag
+ * arguments are left as they are (their text is the catalog's own).
+ */
+export function isolateArguments(catalog: Record<string, string>): Record<string, string> {
+  const isolated: Record<string, string> = {};
+  for (const [id, message] of Object.entries(catalog))
+    isolated[id] = message.replace(/\{(\w+)\}/g, `${isolate.start}{$1}${isolate.end}`);
+  return isolated;
 }

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { TicketPicker } from '../features/checkout/ticket-picker';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
-import { AnchorLink, ButtonLink } from '../lib/links';
+import { BackLink, ButtonLink } from '../lib/links';
 import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
@@ -235,9 +235,9 @@ const importRoute = createRoute({
         <ImportPage
           eventId={eventId}
           backLink={
-            <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
-              <FormattedMessage id="imports.back" defaultMessage="← Back to the event" />
-            </AnchorLink>
+            <BackLink to="/manage/events/$eventId" params={{ eventId }}>
+              <FormattedMessage id="imports.back" defaultMessage="Back to the event" />
+            </BackLink>
           }
         />
       </RequireSession>

@@ -20,7 +20,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient, useSession } from '../lib/auth-client';
-import { localeNames, locales, useLocale, type Locale } from '../lib/i18n';
+import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { liveClient } from '../lib/live';
 import { clearOfflineData } from '../lib/offline-cache';
 import { NamePrompt } from '../features/account/display-name';
@@ -28,13 +28,20 @@ import { OfflineNotice } from './offline-notice';
 
 function LocaleSwitcher() {
   const intl = useIntl();
-  const { locale, setLocale } = useLocale();
+  const { locale, setLocale, pseudo, setPseudo } = useLocale();
+  const choices = locales.map((value) => ({ value: value as string, label: localeNames[value] }));
+  // Development only: the pseudo-language that shows untranslated and clipped text (lib/pseudo-locale.ts).
+  if (pseudoAvailable) choices.push({ value: 'pseudo', label: '[Pseudo]' });
   return (
     <NativeSelect
       aria-label={intl.formatMessage({ id: 'shell.language', defaultMessage: 'Language' })}
-      value={locale}
-      onChange={(event) => setLocale(event.currentTarget.value as Locale)}
-      data={locales.map((value) => ({ value, label: localeNames[value] }))}
+      value={pseudo ? 'pseudo' : locale}
+      onChange={(event) => {
+        const value = event.currentTarget.value;
+        setPseudo(value === 'pseudo');
+        if (value !== 'pseudo') setLocale(value as Locale);
+      }}
+      data={choices}
       size="xs"
       w={110}
     />

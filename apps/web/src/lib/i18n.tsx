@@ -2,15 +2,38 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import { IntlProvider, type IntlConfig } from 'react-intl';
 import en from '../locales/en.json';
 
-import { isLocale, localeCookie, locales, pickLocale, type Locale } from '@admit/shared/locales';
+import {
+  directionOf,
+  isolateArguments,
+  isLocale,
+  localeCookie,
+  localeNames,
+  locales,
+  pickLocale,
+  type Locale,
+} from '@admit/shared/locales';
 
-export { locales, type Locale };
-export const localeNames: Record<Locale, string> = { en: 'English', de: 'Deutsch' };
+export { localeNames, locales, type Locale };
 
-type Messages = Record<string, string>;
+type Messages = IntlConfig['messages'];
+/**
+ * Each catalog is its own chunk, loaded when chosen. Japanese and Arabic also bring their web font
+ * (a machine without one would show empty boxes); the font files themselves are split by Unicode
+ * range, and the browser fetches only the ranges a page shows.
+ */
 const loaders: Record<Locale, () => Promise<Messages>> = {
   en: async () => en,
   de: async () => (await import('../locales/de.json')).default,
+  fr: async () => (await import('../locales/fr.json')).default,
+  es: async () => (await import('../locales/es.json')).default,
+  ja: async () => {
+    const [messages] = await Promise.all([import('../locales/ja.json'), import('./fonts/japanese')]);
+    return messages.default;
+  },
+  ar: async () => {
+    const [messages] = await Promise.all([import('../locales/ar.json'), import('./fonts/arabic')]);
+    return isolateArguments(messages.default);
+  },
 };
 
 const storageKey = localeCookie;
@@ -33,30 +56,53 @@ export const onIntlError: NonNullable<IntlConfig['onError']> = (error) => {
   console.warn(`[i18n] ${error.message}`);
 };
 
-const LocaleContext = createContext<{ locale: Locale; setLocale(locale: Locale): void }>({ locale: 'en', setLocale: () => {} });
+/**
+ * In development the language switch also offers a pseudo-language (lib/pseudo-locale.ts): English,
+ * accented and 40% longer, to find untranslated and clipped text. Kept apart from the real choice.
+ */
+const pseudoKey = 'admit.pseudo';
+export const pseudoAvailable = import.meta.env.DEV;
+const initialPseudo = () => pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+
+interface LocaleChoice {
+  locale: Locale;
+  setLocale(locale: Locale): void;
+  pseudo: boolean;
+  setPseudo(pseudo: boolean): void;
+}
+const LocaleContext = createContext<LocaleChoice>({ locale: 'en', setLocale: () => {}, pseudo: false, setPseudo: () => {} });
 
 export function LocaleProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState<Locale>(initialLocale);
+  const [pseudo, setPseudoState] = useState(initialPseudo);
   const [messages, setMessages] = useState<{ locale: Locale; messages: Messages }>({ locale: 'en', messages: en });
 
   useEffect(() => {
     let current = true;
-    void loaders[locale]().then((loaded) => {
+    const load = pseudo ? async () => (await import('./pseudo-locale')).pseudoLocalize(en) : loaders[locale];
+    void load().then((loaded) => {
       if (current) setMessages({ locale, messages: loaded });
     });
     document.documentElement.lang = locale;
+    // Mantine's DirectionProvider follows the attribute: the whole app mirrors for Arabic.
+    document.documentElement.dir = directionOf(locale);
     // The server writes emails and text messages in the language the person sees.
     document.cookie = `${localeCookie}=${locale}; path=/; max-age=31536000; samesite=lax`;
     return () => {
       current = false;
     };
-  }, [locale]);
+  }, [locale, pseudo]);
 
   const setLocale = useCallback((next: Locale) => {
     localStorage.setItem(storageKey, next);
     setLocaleState(next);
   }, []);
-  const value = useMemo(() => ({ locale, setLocale }), [locale, setLocale]);
+  const setPseudo = useCallback((next: boolean) => {
+    if (next) localStorage.setItem(pseudoKey, '1');
+    else localStorage.removeItem(pseudoKey);
+    setPseudoState(next);
+  }, []);
+  const value = useMemo(() => ({ locale, setLocale, pseudo, setPseudo }), [locale, setLocale, pseudo, setPseudo]);
 
   return (
     <LocaleContext.Provider value={value}>

@@ -1,4 +1,5 @@
 import { Anchor, Button, type AnchorProps, type ButtonProps } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
 import { createLink } from '@tanstack/react-router';
 import type { AnchorHTMLAttributes, Ref } from 'react';
 
@@ -10,3 +11,14 @@ export const ButtonLink = createLink((props: ButtonAnchorProps) => <Button compo
 
 /** A Mantine anchor that is a typed router link. */
 export const AnchorLink = createLink((props: AnchorAnchorProps) => <Anchor {...props} />);
+
+/**
+ * "← Back to the event": a small link with an arrow that points back in the reading direction
+ * (it mirrors right to left, see app.css).
+ */
+export const BackLink = createLink(({ children, ...props }: AnchorAnchorProps) => (
+  <Anchor size="sm" {...props} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+    <IconArrowLeft size={14} aria-hidden className="mirror-in-rtl" />
+    {children}
+  </Anchor>
+));

@@ -5,25 +5,31 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isPluralElement, parse } from '@formatjs/icu-messageformat-parser';
-import { messageSignature as signature, walkMessage as walk } from '@admit/shared/message-signature';
+import { parse } from '@formatjs/icu-messageformat-parser';
+import { catalogProblems } from '@admit/shared/catalog-check';
+import { locales } from '@admit/shared/locales';
 import { createElement, Fragment } from 'react';
 import { renderToString } from 'react-dom/server';
 import { FormattedMessage, IntlProvider } from 'react-intl';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import de from '../locales/de.json';
 import en from '../locales/en.json';
 import { onIntlError } from './i18n';
 
-// The message catalogs: en.json is extracted from the code (`npm run i18n:extract`), de.json is its
-// German translation. These tests keep the two in step, so that a translation can never lose an
-// argument or a tag, and so that a broken message shows its English default instead of breaking a screen.
+// The message catalogs: en.json is extracted from the code (`npm run i18n:extract`), each other
+// language's file is its translation. These tests keep them in step, so that a translation can never
+// lose an argument, a tag or a plural form its language needs, and so that a broken message shows its
+// English default instead of breaking a screen.
 
 type Catalog = Record<string, string>;
-const catalogs: Record<'en' | 'de', Catalog> = { en, de };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const enPath = path.join(root, 'apps/web/src/locales/en.json');
+const translations = locales
+  .filter((locale) => locale !== 'en')
+  .map((locale) => ({
+    locale,
+    catalog: JSON.parse(readFileSync(path.join(root, `apps/web/src/locales/${locale}.json`), 'utf8')) as Catalog,
+  }));
 
 /** Splits a package.json script into its words (single and double quotes group words, no escapes). */
 function words(script: string): string[] {
@@ -31,69 +37,41 @@ function words(script: string): string[] {
 }
 
 describe('message catalogs', () => {
-  it('has every English message id in the German catalog, and no German id that English lacks', () => {
-    const enIds = Object.keys(en).sort();
-    const deIds = Object.keys(de).sort();
-    expect(
-      enIds.filter((id) => !(id in de)),
-      'ids missing from de.json',
-    ).toEqual([]);
-    expect(
-      deIds.filter((id) => !(id in en)),
-      'ids in de.json that en.json does not have',
-    ).toEqual([]);
-    expect(Object.keys(de), 'de.json keeps the order of en.json').toEqual(Object.keys(en));
+  it('has a catalog for every language but English', () => {
+    expect(translations.map((translation) => translation.locale)).toEqual(['de', 'fr', 'es', 'ja', 'ar']);
   });
 
-  it('parses every message of both catalogs as ICU MessageFormat', () => {
+  it.each(translations)('has in $locale every English message, in the same order, and no other', ({ catalog }) => {
+    expect(Object.keys(catalog)).toEqual(Object.keys(en));
+  });
+
+  it.each(translations)(
+    'writes every $locale message as ICU with the English arguments and tags, and every plural form of the language',
+    ({ locale, catalog }) => {
+      expect(catalogProblems(en, catalog, locale)).toEqual([]);
+    },
+  );
+
+  it('parses every English message as ICU MessageFormat', () => {
     const failures: string[] = [];
-    for (const [locale, catalog] of Object.entries(catalogs)) {
-      for (const [id, message] of Object.entries(catalog)) {
-        try {
-          parse(message);
-        } catch (error) {
-          failures.push(`${locale} ${id}: ${error instanceof Error ? error.message : String(error)}`);
-        }
+    for (const [id, message] of Object.entries(en as Catalog)) {
+      try {
+        parse(message);
+      } catch (error) {
+        failures.push(`en ${id}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     expect(failures).toEqual([]);
   });
 
-  it('uses exactly the same argument and tag names in each German message as in the English one', () => {
-    const mismatches: string[] = [];
-    for (const [id, english] of Object.entries(en)) {
-      const german = (de as Catalog)[id];
-      if (german === undefined) continue; // reported by the first test
-      let expected: ReturnType<typeof signature>;
-      let actual: ReturnType<typeof signature>;
-      try {
-        expected = signature(english);
-        actual = signature(german);
-      } catch {
-        mismatches.push(`${id}: does not parse (see the ICU test)`);
-        continue;
-      }
-      if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-        mismatches.push(`${id}: en ${JSON.stringify(expected)}, de ${JSON.stringify(actual)}`);
-      }
-    }
-    expect(mismatches).toEqual([]);
-  });
-
-  it('gives every plural message an other case in both catalogs', () => {
-    const missing: string[] = [];
-    let plurals = 0;
-    for (const [locale, catalog] of Object.entries(catalogs)) {
-      for (const [id, message] of Object.entries(catalog)) {
-        walk(parse(message, { requiresOtherClause: false }), (element) => {
-          if (!isPluralElement(element)) return;
-          plurals += 1;
-          if (!('other' in element.options)) missing.push(`${locale} ${id}: {${element.value}, plural} has no other case`);
-        });
-      }
-    }
-    expect(plurals, 'the catalogs have plural messages to check').toBeGreaterThan(0);
-    expect(missing).toEqual([]);
+  it('finds a missing plural form, a lost argument and a broken message in a catalog', () => {
+    const english = { tickets: '{count, plural, one {# ticket} other {# tickets}} for {name}' };
+    expect(catalogProblems(english, { tickets: '{count, plural, one {# تذكرة} other {# تذاكر}} {name}' }, 'ar')).toEqual([
+      'ar tickets: {count, plural} has no few, many, two, zero',
+    ]);
+    expect(catalogProblems(english, { tickets: '{count, plural, other {#枚}}' }, 'ja')[0]).toMatch(/arguments and tags/);
+    expect(catalogProblems(english, { tickets: '{count, plural, one {#' }, 'fr')[0]).toMatch(/^fr tickets: /);
+    expect(catalogProblems(english, {}, 'es')).toEqual(['es lacks tickets']);
   });
 
   it('has an en.json that matches the messages in the code', () => {

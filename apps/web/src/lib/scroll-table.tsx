@@ -23,9 +23,11 @@ export function ScrollTable({ label, minWidth, children }: { label: string; minW
   const measure = useCallback(() => {
     const element = scroller.current;
     if (!element) return;
-    // A pixel of slack: zoomed pages report fractional widths.
-    const start = element.scrollLeft > 1;
-    const end = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+    // A pixel of slack: zoomed pages report fractional widths. Right to left, scrollLeft runs from
+    // 0 at the start to negative values towards the end.
+    const scrolled = Math.abs(element.scrollLeft);
+    const start = scrolled > 1;
+    const end = scrolled + element.clientWidth < element.scrollWidth - 1;
     setHidden((before) => (before.start === start && before.end === end ? before : { start, end }));
   }, []);
 

@@ -24,7 +24,7 @@ import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 // Rules and why: docs/decisions/0036-event-lifecycle.md.
 
 /** The event, locked for the rest of the transaction; a cancelled event takes no more changes. */
-async function lockEvent(tx: Tx, eventId: string): Promise<EventRecord> {
+export async function lockEvent(tx: Tx, eventId: string): Promise<EventRecord> {
   const [locked] = await tx.select().from(event).where(eq(event.id, eventId)).for('update');
   if (!locked) throw new CallableError('not-found', 'No such event');
   if (locked.status === 'cancelled')

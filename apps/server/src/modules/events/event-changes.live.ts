@@ -22,6 +22,7 @@ export const managedTicketTypesLive = defineLiveQuery(managedTicketTypes, {
       id: type.id,
       eventId: type.eventId,
       name: type.name,
+      nameTranslations: type.nameTranslations,
       price: type.price,
       capacity: type.capacity,
       sold: type.sold,

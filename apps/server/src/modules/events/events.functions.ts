@@ -9,6 +9,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { slugify } from '../../platform/slug';
 import { requireEventRole } from './event-access';
 import { applyMove, eventChangesCallables } from './event-changes.functions';
+import { setEventContentCallable } from './event-content.functions';
 import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 import { event, ticketType } from './schema';
 
@@ -26,6 +27,7 @@ export const createEventCallable = defineCallable(createEvent, {
         title: input.title,
         description: input.description,
         venue: input.venue,
+        contentLocale: input.contentLocale,
         timeZone: input.timeZone,
         startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
         endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
@@ -97,4 +99,10 @@ export const publishEventCallable = defineCallable(publishEvent, {
   },
 });
 
-export const eventsCallables = [createEventCallable, addTicketTypeCallable, publishEventCallable, ...eventChangesCallables];
+export const eventsCallables = [
+  createEventCallable,
+  addTicketTypeCallable,
+  publishEventCallable,
+  ...eventChangesCallables,
+  setEventContentCallable,
+];

@@ -1,5 +1,7 @@
+import type { EventTranslations, NameTranslations } from '@admit/shared/event-content';
+import { locales } from '@admit/shared/locales';
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { organization } from '../../platform/auth/organization-schema';
 
 export const event = pgTable(
@@ -13,6 +15,10 @@ export const event = pgTable(
     title: text('title').notNull(),
     description: text('description').notNull().default(''),
     venue: text('venue').notNull(),
+    /** The language title, description and venue (and the ticket types' names) are written in. */
+    contentLocale: text('content_locale', { enum: locales }).notNull().default('en'),
+    /** Title, description and venue in other languages: `{ "fr": { "title", "description", "venue" } }` (decision 0040). */
+    translations: jsonb('translations').$type<EventTranslations>().notNull().default({}),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
     timeZone: text('time_zone').notNull(),
@@ -54,6 +60,8 @@ export const ticketType = pgTable(
       .notNull()
       .references(() => event.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The name in the event's other languages: `{ "fr": "Debout" }` (decision 0040). */
+    nameTranslations: jsonb('name_translations').$type<NameTranslations>().notNull().default({}),
     /** In minor units of the event's currency. */
     price: integer('price').notNull().default(0),
     capacity: integer('capacity').notNull(),

@@ -1,3 +1,4 @@
+import { directionOf, isLocale } from '@admit/shared/locales';
 import { Column, Heading, Hr, Img, Row, Section, Text } from '@react-email/components';
 import { EmailFrame, emailStyles, type EmailImage } from '../../platform/mail/email-frame';
 
@@ -45,7 +46,7 @@ const styles = {
   label: { color: '#868e96', fontSize: 13, lineHeight: '20px', margin: 0, width: 72, verticalAlign: 'top' as const },
   value: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '0 0 6px' },
   line: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '4px 0' },
-  amount: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '4px 0', textAlign: 'right' as const },
+  amount: { color: '#212529', fontSize: 15, lineHeight: '22px', margin: '4px 0' },
   total: { color: '#212529', fontSize: 16, fontWeight: 700, lineHeight: '24px', margin: '4px 0' },
   heading: { color: '#212529', fontSize: 18, fontWeight: 700, margin: '24px 0 8px' },
   ticket: { border: '1px solid #dee2e6', borderRadius: 8, margin: '12px 0', padding: '16px', textAlign: 'center' as const },
@@ -60,7 +61,11 @@ const styles = {
   rule: { borderColor: '#e9ecef', margin: '16px 0' },
 };
 
-function OrderSummary(props: OrderSummaryProps) {
+/**
+ * Amounts line up at the end of the line: the right in English, the left in Arabic (spelled out,
+ * as mail apps do not all know `text-align: end`).
+ */
+function OrderSummary({ end, ...props }: OrderSummaryProps & { end: 'left' | 'right' }) {
   return (
     <Section>
       <Text style={styles.small}>{props.reference}</Text>
@@ -84,7 +89,7 @@ function OrderSummary(props: OrderSummaryProps) {
             <Text style={styles.line}>{line.label}</Text>
           </Column>
           <Column>
-            <Text style={styles.amount}>{line.amount}</Text>
+            <Text style={{ ...styles.amount, textAlign: end }}>{line.amount}</Text>
           </Column>
         </Row>
       ))}
@@ -94,7 +99,7 @@ function OrderSummary(props: OrderSummaryProps) {
           <Text style={styles.total}>{props.totalLabel}</Text>
         </Column>
         <Column>
-          <Text style={{ ...styles.total, textAlign: 'right' }}>{props.total}</Text>
+          <Text style={{ ...styles.total, textAlign: end }}>{props.total}</Text>
         </Column>
       </Row>
     </Section>
@@ -116,7 +121,9 @@ function TicketCard(props: TicketCardProps) {
 export function OrderEmail({ summary, tickets, notes, ...frame }: OrderEmailProps) {
   return (
     <EmailFrame {...frame} width={560}>
-      {summary && <OrderSummary {...summary} />}
+      {summary && (
+        <OrderSummary {...summary} end={isLocale(frame.lang) && directionOf(frame.lang) === 'rtl' ? 'left' : 'right'} />
+      )}
       {tickets && (
         <Section>
           <Heading as="h2" style={styles.heading}>

@@ -85,8 +85,7 @@ async function paidOrder(
   // would land after the test's and be read in its place), and its once-only key is cleared so
   // that the test's render is sent.
   await t.settleJobs();
-  if (!options.keepWorkersConfirmation)
-    await t.db.delete(sentEmail).where(eq(sentEmail.key, `order-confirmation:${orderId}`));
+  if (!options.keepWorkersConfirmation) await t.db.delete(sentEmail).where(eq(sentEmail.key, `order-confirmation:${orderId}`));
   const tickets = await t.db.select().from(ticket).where(eq(ticket.orderId, orderId)).orderBy(asc(ticket.createdAt));
   return { ...created, buyer, cookie, orderId, tickets };
 }

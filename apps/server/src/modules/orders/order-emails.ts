@@ -1,4 +1,5 @@
-import { defaultLocale, isLocale } from '@admit/shared/locales';
+import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
+import { defaultLocale, isLocale, type Locale } from '@admit/shared/locales';
 import { formatOrderReference } from '@admit/shared/orders';
 import { and, asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
@@ -73,15 +74,36 @@ async function picturesFor(deps: OrderEmailDeps, found: Found) {
   };
 }
 
+/**
+ * The event as the buyer reads it: its title and venue in the order's language when the event has
+ * a translation into it, else in its main language (decision 0040).
+ */
+const eventIn = (found: Found, locale: Locale) => {
+  const { title, venue } = localizeEvent(found.event, locale);
+  return { ...found.event, title, venue };
+};
+
 function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
+  const locale = isLocale(found.order.locale) ? found.order.locale : defaultLocale;
   return {
     to: found.order.email,
-    locale: isLocale(found.order.locale) ? found.order.locale : defaultLocale,
+    locale,
     name: found.order.buyerName,
     currency: found.order.currency,
-    event: found.event,
+    event: eventIn(found, locale),
     publicUrl,
   };
+}
+
+/** The names of the event's ticket types in the language its words are shown in, by ticket type id. */
+async function ticketTypeNamesIn(db: Db, found: Found, locale: Locale) {
+  const shownIn = localizeEvent(found.event, locale).locale;
+  const types = await db
+    .select({ id: ticketType.id, name: ticketType.name, nameTranslations: ticketType.nameTranslations })
+    .from(ticketType)
+    .where(eq(ticketType.eventId, found.event.id));
+  const names = new Map(types.map((type) => [type.id, localizeTicketTypeName(type, found.event.contentLocale, shownIn).name]));
+  return (ticketTypeId: string, name: string) => names.get(ticketTypeId) ?? name;
 }
 
 /**
@@ -106,27 +128,40 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     throw new Error(`Order ${orderId} is ${found.order.status}: there is nothing to confirm`);
   if (!canReceiveMail(found.order.email)) return false;
 
-  const lines = await linesWithNames(deps.db, orderId);
-  const tickets = await deps.db
-    .select({ id: ticket.id, code: ticket.code, holderName: ticket.holderName, ticketTypeName: ticketType.name })
-    .from(ticket)
-    .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-    .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
-    .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id));
+  const recipient = recipientOf(found, deps.publicUrl);
+  const nameOf = await ticketTypeNamesIn(deps.db, found, recipient.locale);
+  const lines = (await linesWithNames(deps.db, orderId)).map((line) => ({
+    ...line,
+    ticketTypeName: nameOf(line.ticketTypeId, line.ticketTypeName),
+  }));
+  const tickets = (
+    await deps.db
+      .select({
+        id: ticket.id,
+        code: ticket.code,
+        holderName: ticket.holderName,
+        ticketTypeId: ticket.ticketTypeId,
+        ticketTypeName: ticketType.name,
+      })
+      .from(ticket)
+      .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+      .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
+      .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id))
+  ).map(({ ticketTypeId, ...shown }) => ({ ...shown, ticketTypeName: nameOf(ticketTypeId, shown.ticketTypeName) }));
   if (tickets.length === 0) throw new Error(`Order ${orderId} has no valid tickets to send`);
 
   const pictures = await picturesFor(deps, found);
-  const recipient = { ...recipientOf(found, deps.publicUrl), images: pictures.images };
   const reference = formatOrderReference(orderId);
   const pdf = await ticketsPdf({
     locale: recipient.locale,
-    event: found.event,
+    event: recipient.event,
     orderReference: reference,
     tickets,
     pictures: await pictures.bytes(),
   });
   const email = await composeOrderConfirmation({
     ...recipient,
+    images: pictures.images,
     reference,
     total: found.order.total,
     lines,

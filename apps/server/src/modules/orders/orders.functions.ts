@@ -1,3 +1,5 @@
+import { localizeEvent } from '@admit/shared/event-content';
+import { isLocale } from '@admit/shared/locales';
 import { cancelOrder, confirmPayment, createOrder as createOrderContract, startPayment } from '@admit/shared/orders';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
@@ -40,10 +42,18 @@ export const startPaymentCallable = defineCallable(startPayment, {
         reason: 'not-pending',
         status: found.status,
       });
-    const [{ title } = { title: '' }] = await ctx.db
-      .select({ title: event.title })
+    const [shownEvent] = await ctx.db
+      .select({
+        title: event.title,
+        description: event.description,
+        venue: event.venue,
+        contentLocale: event.contentLocale,
+        translations: event.translations,
+      })
       .from(event)
       .where(eq(event.id, found.eventId));
+    // The provider shows it to the buyer: in the order's language when the event has it.
+    const title = shownEvent ? localizeEvent(shownEvent, isLocale(found.locale) ? found.locale : ctx.locale).title : '';
     // Unreachable provider: `unavailable`, and the hold stays for a retry.
     const intent = await ctx.payments.createPaymentIntent({
       orderId: found.id,

@@ -9,6 +9,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { contentDisposition } from '../../platform/http/content-disposition';
 import { sendError } from '../../platform/http/send-error';
 import { localeOf } from '../../platform/mail/compose';
+import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
 import { formatOrderReference } from '@admit/shared/orders';
 import { requireEventRole } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
@@ -70,7 +71,10 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
         eventId: order.eventId,
         slug: event.slug,
         title: event.title,
+        description: event.description,
         venue: event.venue,
+        contentLocale: event.contentLocale,
+        translations: event.translations,
         startsAt: event.startsAt,
         timeZone: event.timeZone,
         coverFile: event.coverFile,
@@ -82,17 +86,31 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
       .where(eq(order.id, orderId));
     if (!found || !(await mayReadTickets(deps.db, user, found))) return notFound(reply);
 
-    const tickets = await deps.db
-      .select({ code: ticket.code, holderName: ticket.holderName, ticketTypeName: ticketType.name })
-      .from(ticket)
-      .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-      .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
-      .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id));
+    const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
+    // The event's words in the PDF's language when the event has them, else in its main language.
+    const shown = localizeEvent(found, locale);
+    const tickets = (
+      await deps.db
+        .select({
+          code: ticket.code,
+          holderName: ticket.holderName,
+          name: ticketType.name,
+          nameTranslations: ticketType.nameTranslations,
+        })
+        .from(ticket)
+        .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+        .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
+        .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id))
+    ).map((row) => ({
+      code: row.code,
+      holderName: row.holderName,
+      ticketTypeName: localizeTicketTypeName(row, found.contentLocale, shown.locale).name,
+    }));
     if (tickets.length === 0) return notFound(reply);
 
     const pdf = await ticketsPdf({
-      locale: localeOf(request.headers.cookie, request.headers['accept-language']),
-      event: found,
+      locale,
+      event: { ...found, title: shown.title, venue: shown.venue },
       orderReference: formatOrderReference(orderId),
       tickets,
       pictures: await pictureBytes(deps, found.coverFile, found.logoFile),

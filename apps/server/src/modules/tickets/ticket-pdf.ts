@@ -1,4 +1,4 @@
-import type { Locale } from '@admit/shared/locales';
+import { directionOf, type Locale } from '@admit/shared/locales';
 import {
   PDFDocument,
   StandardFonts,
@@ -8,13 +8,14 @@ import {
   rectangle,
   rgb,
   setFillingRgbColor,
-  type PDFFont,
+  type Color,
   type PDFPage,
 } from 'pdf-lib';
 import { mailIntl } from '../../platform/mail/compose';
 import { formatEventStart } from '../../platform/mail/formats';
 import { mailMessages } from '../../platform/mail/messages';
 import { shorten, shownMax } from '../../platform/mail/shown-text';
+import { drawRun, prepareFonts, runWidth, type FontSet } from './pdf-fonts';
 import { darkRuns, ticketQrModules } from './ticket-qr';
 
 export interface TicketPdfInput {
@@ -36,32 +37,21 @@ const muted = rgb(0.525, 0.557, 0.588);
 const brand = rgb(0.11, 0.494, 0.839);
 const rule = rgb(0.914, 0.925, 0.937);
 
-/**
- * The 14 standard PDF fonts need no font file but only know Windows-1252 (Latin letters with
- * their accents, €, ¥). Other characters (Japanese, Arabic, emoji) become "?" rather than failing
- * the whole PDF: the QR code and the code in text, which the door needs, are always ASCII.
- * Decision 0020 says why no Unicode font is embedded.
- */
-function printable(font: PDFFont, text: string): string {
-  const known = new Set(font.getCharacterSet());
-  return Array.from(
-    text
-      .replace(/[\u2000-\u200a\u202f\u205f]/g, ' ') // Intl puts thin and narrow spaces in times and amounts
-      .replace(/\s+/g, ' ')
-      .trim(),
-  )
-    .map((char) => (known.has(char.codePointAt(0)!) ? char : '?'))
-    .join('');
-}
+/** Text with the thin and narrow spaces Intl puts in times and amounts, and runs of spaces, as one space. */
+const normalized = (text: string) =>
+  text
+    .replace(/[\u2000-\u200a\u202f\u205f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /**
- * Breaks text into at most `maxLines` lines no wider than `width`. A word wider than a line is
- * split where the line is full, starting on the line it comes to; text that needs more lines ends
- * the last one shown with "…". It stops measuring once it has one line more than it shows, so its
- * work follows what is shown, not the text's length.
+ * Breaks text into at most `maxLines` lines no wider than `width`. A word wider than a line (or a
+ * Japanese sentence, which has no spaces) is split where the line is full, starting on the line it
+ * comes to; text that needs more lines ends the last one shown with "…". It stops measuring once it
+ * has one line more than it shows, so its work follows what is shown, not the text's length.
  */
-function wrap(font: PDFFont, text: string, size: number, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
-  const fits = (line: string) => font.widthOfTextAtSize(line, size) <= width;
+function wrap(fonts: FontSet, text: string, size: number, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+  const fits = (line: string) => fonts.width(line, size) <= width;
   const lines: string[] = [];
   const enough = () => lines.length > maxLines;
   let current = '';
@@ -90,11 +80,19 @@ function wrap(font: PDFFont, text: string, size: number, width: number, maxLines
   if (current && !enough()) lines.push(current);
   if (!enough()) return lines;
   const shown = lines.slice(0, maxLines);
-  // printable() leaves only Windows-1252 characters, all one code unit long: slicing splits none.
-  let last = shown[maxLines - 1]!;
-  while (last && !fits(`${last}…`)) last = last.slice(0, -1);
-  shown[maxLines - 1] = `${last.trimEnd()}…`;
+  let last = Array.from(shown[maxLines - 1]!);
+  while (last.length > 0 && !fits(`${last.join('')}…`)) last = last.slice(0, -1);
+  shown[maxLines - 1] = `${last.join('').trimEnd()}…`;
   return shown;
+}
+
+/** Draws one line from `x` (its left end) in the fonts its characters need. */
+function drawRuns(page: PDFPage, fonts: FontSet, line: string, at: { x: number; y: number; size: number; color: Color }) {
+  let x = at.x;
+  for (const run of fonts.runs(line)) {
+    drawRun(page, run, { ...at, x });
+    x += runWidth(run, at.size);
+  }
 }
 
 /** Draws a ticket's QR code as vector squares (sharp at any print size), with its quiet zone, its top-left corner at (x, top). */
@@ -125,8 +123,8 @@ function drawQr(page: PDFPage, code: string, x: number, top: number, size: numbe
 export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
   const intl = mailIntl(input.locale);
   // Shortened before anything else reads them: a stored name or title may be of any length.
-  const title = shorten(input.event.title, shownMax.title);
-  const venue = shorten(input.event.venue, shownMax.venue);
+  const title = normalized(shorten(input.event.title, shownMax.title));
+  const venue = normalized(shorten(input.event.venue, shownMax.venue));
   const pdf = await PDFDocument.create();
   pdf.setTitle(intl.formatMessage(mailMessages.ticketPdfTitle, { event: title }));
   pdf.setLanguage(input.locale);
@@ -137,45 +135,54 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
   const embed = (bytes: Uint8Array | null | undefined) => (bytes ? pdf.embedJpg(Uint8Array.from(bytes)).catch(() => null) : null);
   const cover = await embed(input.pictures?.cover);
   const logo = await embed(input.pictures?.logo);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const mono = await pdf.embedFont(StandardFonts.Courier);
 
   const width = pageSize[0] - 2 * margin;
-  const when = formatEventStart(input.locale, input.event.startsAt, input.event.timeZone);
-  const atTheDoor = intl.formatMessage(mailMessages.ticketPdfAtTheDoor);
-  const reference = intl.formatMessage(mailMessages.orderReference, { reference: input.orderReference });
+  const direction = directionOf(input.locale);
+  const rtl = direction === 'rtl';
+  const when = normalized(formatEventStart(input.locale, input.event.startsAt, input.event.timeZone));
+  const atTheDoor = normalized(intl.formatMessage(mailMessages.ticketPdfAtTheDoor));
+  const reference = normalized(intl.formatMessage(mailMessages.orderReference, { reference: input.orderReference }));
+  const pages = input.tickets.map((ticket, index) => ({
+    code: ticket.code,
+    type: normalized(shorten(ticket.ticketTypeName, shownMax.title)),
+    holder: normalized(
+      intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }),
+    ),
+    position: normalized(intl.formatMessage(mailMessages.ticketPdfPosition, { index: index + 1, count: input.tickets.length })),
+  }));
+  const texts = [title, when, venue, atTheDoor, reference, ...pages.flatMap((page) => [page.type, page.holder, page.position])];
+  const regular = await prepareFonts(pdf, texts, { bold: false, direction });
+  const bold = await prepareFonts(pdf, texts, { bold: true, direction });
 
-  input.tickets.forEach((ticket, index) => {
+  for (const ticket of pages) {
     const page = pdf.addPage(pageSize);
     let y = pageSize[1] - margin;
-    const write = (
-      text: string,
-      options: { font: PDFFont; size: number; color?: typeof ink; gap?: number; maxLines?: number },
-    ) => {
-      const lines = wrap(options.font, printable(options.font, text), options.size, width, options.maxLines);
-      for (const line of lines) {
+    /** Lines start at the left margin, or end at the right one in a right-to-left language. */
+    const lineX = (fonts: FontSet, line: string, size: number) => (rtl ? margin + width - fonts.width(line, size) : margin);
+    const write = (text: string, options: { fonts: FontSet; size: number; color?: Color; gap?: number; maxLines?: number }) => {
+      for (const line of wrap(options.fonts, text, options.size, width, options.maxLines)) {
         y -= options.size;
-        page.drawText(line, { x: margin, y, size: options.size, font: options.font, color: options.color ?? ink });
+        drawRuns(page, options.fonts, line, {
+          x: lineX(options.fonts, line, options.size),
+          y,
+          size: options.size,
+          color: options.color ?? ink,
+        });
         y -= options.size * 0.35;
       }
       y -= options.gap ?? 0;
     };
 
+    // The wordmark (with the organization's logo) at the start of the top line, "Ticket 1 of 3" at its end.
     const logoSize = logo ? 28 : 0;
-    if (logo) page.drawImage(logo, { x: margin, y: y - logoSize + 4, width: logoSize, height: logoSize });
-    page.drawText('Admit', { x: margin + (logo ? logoSize + 10 : 0), y: y - 20, size: 20, font: bold, color: brand });
-    const position = printable(
-      regular,
-      intl.formatMessage(mailMessages.ticketPdfPosition, { index: index + 1, count: input.tickets.length }),
-    );
-    page.drawText(position, {
-      x: pageSize[0] - margin - regular.widthOfTextAtSize(position, 11),
-      y: y - 18,
-      size: 11,
-      font: regular,
-      color: muted,
-    });
+    const wordmark = 'Admit';
+    const wordmarkWidth = logoSize + (logo ? 10 : 0) + bold.width(wordmark, 20);
+    const start = rtl ? pageSize[0] - margin - wordmarkWidth : margin;
+    if (logo) page.drawImage(logo, { x: start, y: y - logoSize + 4, width: logoSize, height: logoSize });
+    drawRuns(page, bold, wordmark, { x: start + (logo ? logoSize + 10 : 0), y: y - 20, size: 20, color: brand });
+    const positionX = rtl ? margin : pageSize[0] - margin - regular.width(ticket.position, 11);
+    drawRuns(page, regular, ticket.position, { x: positionX, y: y - 18, size: 11, color: muted });
     y -= 56;
     if (cover) {
       // Across the page, at most 120 points high: the QR code keeps its place on the page.
@@ -185,18 +192,13 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       y -= drawn.height + 16;
     }
 
-    write(title, { font: bold, size: 24, gap: 10, maxLines: 3 });
-    write(when, { font: regular, size: 13, gap: 4 });
-    write(venue, { font: regular, size: 13, gap: 16, maxLines: 3 });
+    write(title, { fonts: bold, size: 24, gap: 10, maxLines: 3 });
+    write(when, { fonts: regular, size: 13, gap: 4 });
+    write(venue, { fonts: regular, size: 13, gap: 16, maxLines: 3 });
     page.drawLine({ start: { x: margin, y }, end: { x: margin + width, y }, thickness: 1, color: rule });
     y -= 24;
-    write(shorten(ticket.ticketTypeName, shownMax.title), { font: bold, size: 18, gap: 4, maxLines: 2 });
-    write(intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }), {
-      font: regular,
-      size: 14,
-      gap: 16,
-      maxLines: 2,
-    });
+    write(ticket.type, { fonts: bold, size: 18, gap: 4, maxLines: 2 });
+    write(ticket.holder, { fonts: regular, size: 14, gap: 16, maxLines: 2 });
 
     const qrSize = 260;
     drawQr(page, ticket.code, (pageSize[0] - qrSize) / 2, y, qrSize);
@@ -210,10 +212,10 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       color: ink,
     });
     y -= codeSize + 28;
-    write(atTheDoor, { font: regular, size: 11, color: muted });
+    write(atTheDoor, { fonts: regular, size: 11, color: muted });
 
-    page.drawText(printable(regular, reference), { x: margin, y: margin - 16, size: 9, font: regular, color: muted });
-  });
+    drawRuns(page, regular, reference, { x: lineX(regular, reference, 9), y: margin - 16, size: 9, color: muted });
+  }
 
   // Without object streams: pdf-lib compresses them in JavaScript, a sixth of the PDF's time, for
   // a few hundred bytes.

@@ -1,15 +1,32 @@
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
 import { toPlainText } from '@react-email/components';
-import { acceptLanguageTags, isLocale, localeCookie, locales, pickLocale, type Locale } from '@admit/shared/locales';
+import {
+  acceptLanguageTags,
+  directionOf,
+  isLocale,
+  isolateArguments,
+  localeCookie,
+  locales,
+  pickLocale,
+  type Locale,
+} from '@admit/shared/locales';
 import { createElement, type ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { ActionEmail } from './action-email';
+import ar from './locales/ar.json';
 import de from './locales/de.json';
+import es from './locales/es.json';
+import fr from './locales/fr.json';
+import ja from './locales/ja.json';
 import type { Email } from './mailer';
 import { mailMessages } from './messages';
 import { shorten, shownMax } from './shown-text';
 
-const catalogs: Record<Locale, Record<string, string>> = { en: {}, de };
+const written: Record<Locale, Record<string, string>> = { en: {}, de, fr, es, ja, ar };
+/** Right-to-left catalogs set each argument in its own direction (an address in an Arabic sentence). */
+const catalogs = Object.fromEntries(
+  locales.map((locale) => [locale, directionOf(locale) === 'rtl' ? isolateArguments(written[locale]) : written[locale]]),
+) as Record<Locale, Record<string, string>>;
 const cache = createIntlCache();
 const intls = new Map<Locale, IntlShape>(
   locales.map((locale) => [

@@ -1,3 +1,4 @@
+import { directionOf, isLocale } from '@admit/shared/locales';
 import type { ReactNode } from 'react';
 import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Text } from '@react-email/components';
 
@@ -56,12 +57,18 @@ export interface EmailImage {
 
 /** What every Admit email is made of: the wordmark, a greeting, paragraphs, one button, the footer. */
 export function EmailFrame(props: EmailFrameProps) {
+  // Arabic reads right to left: said on <html> and again on the content's table, as some mail
+  // apps drop the attributes of <html>.
+  const dir = isLocale(props.lang) ? directionOf(props.lang) : 'ltr';
   return (
-    <Html lang={props.lang}>
+    <Html lang={props.lang} dir={dir}>
       <Head />
       <Preview>{props.preview}</Preview>
       <Body style={emailStyles.body}>
-        <Container style={{ ...emailStyles.container, maxWidth: props.width }}>
+        <Container
+          dir={dir}
+          style={{ ...emailStyles.container, maxWidth: props.width, textAlign: dir === 'rtl' ? 'right' : 'left' }}
+        >
           {props.logo && (
             <Img src={props.logo.src} alt="" width={40} height={40} style={{ borderRadius: 6, margin: '0 0 12px' }} />
           )}

@@ -1,8 +1,12 @@
-import { messageSignature } from '@admit/shared/message-signature';
+import { catalogProblems } from '@admit/shared/catalog-check';
 import { createOrg, inviteMember } from '@admit/shared/orgs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import ar from './locales/ar.json';
 import de from './locales/de.json';
+import es from './locales/es.json';
+import fr from './locales/fr.json';
+import ja from './locales/ja.json';
 import { mailMessages } from './messages';
 
 let t: TestApp;
@@ -23,20 +27,16 @@ const authPost = (path: string, payload: unknown, headers: Record<string, string
     payload: JSON.stringify(payload),
   });
 
-describe('the German catalog of emails and text messages', () => {
-  const english = Object.values(mailMessages);
-  const german = de as Record<string, string>;
+describe('the catalogs of emails and text messages', () => {
+  const english = Object.fromEntries(Object.values(mailMessages).map((message) => [message.id, message.defaultMessage]));
+  const translations = { de, fr, es, ja, ar } as Record<string, Record<string, string>>;
 
-  it('translates every message and nothing else', () => {
-    expect(english.map((message) => message.id).filter((id) => !(id in german))).toEqual([]);
-    expect(Object.keys(german).filter((id) => !english.some((message) => message.id === id))).toEqual([]);
-  });
-
-  it('keeps the arguments of every English message', () => {
-    for (const message of english) {
-      expect(messageSignature(german[message.id]!), message.id).toEqual(messageSignature(message.defaultMessage));
-    }
-  });
+  it.each(Object.keys(translations))(
+    'translates every message into %s, with its arguments and every plural form of the language, and nothing else',
+    (locale) => {
+      expect(catalogProblems(english, translations[locale]!, locale)).toEqual([]);
+    },
+  );
 });
 
 describe('emails', () => {
@@ -84,11 +84,29 @@ describe('emails', () => {
     await authPost(
       '/sign-in/magic-link',
       { email: 'at@example.test', callbackURL: '/' },
-      { 'accept-language': 'fr-CH, de-AT;q=0.8' },
+      { 'accept-language': 'pt-BR, de-AT;q=0.8' },
     );
     expect((await latest('at@example.test')).subject).toBe('Ihr Anmeldelink für Admit');
-    await authPost('/sign-in/magic-link', { email: 'fr@example.test', callbackURL: '/' }, { 'accept-language': 'fr, ja' });
-    expect((await latest('fr@example.test')).subject).toBe('Your sign-in link for Admit');
+    await authPost('/sign-in/magic-link', { email: 'ch@example.test', callbackURL: '/' }, { 'accept-language': 'fr-CH, de' });
+    expect((await latest('ch@example.test')).subject).toBe(fr['mail.link.subject']);
+    await authPost('/sign-in/magic-link', { email: 'pt@example.test', callbackURL: '/' }, { 'accept-language': 'pt, ko' });
+    expect((await latest('pt@example.test')).subject).toBe('Your sign-in link for Admit');
+  });
+
+  it('are written right to left in Arabic, with the name set in its own direction', async () => {
+    const email = 'arabic@example.test';
+    await authPost(
+      '/sign-up/email',
+      { name: 'Layla M.', email, password: 'correct horse battery', callbackURL: '/' },
+      { cookie: 'admit.locale=ar' },
+    );
+    const message = await latest(email);
+    expect(message.subject).toBe(ar['mail.verify.subject']);
+    expect(message.html).toContain('<html dir="rtl" lang="ar"');
+    expect(message.html).toMatch(/<table[^>]*dir="rtl"/);
+    // The Latin name inside the Arabic greeting, between a first-strong isolate and its end.
+    expect(message.text).toContain('\u2068Layla M.\u2069');
+    expect(message.text).toMatch(/[\u0600-\u06ff]/);
   });
 
   it('say when an invitation expires, in German too', async () => {
@@ -115,5 +133,9 @@ describe('text messages', () => {
     expect((await latest(phoneNumber, 'sms')).text).toMatch(/^\d{6} ist Ihr Admit-Anmeldecode\. Er läuft in 5 Minuten ab\.$/);
     await authPost('/phone-number/send-otp', { phoneNumber });
     expect((await latest(phoneNumber, 'sms')).text).toMatch(/^\d{6} is your Admit sign-in code\. It expires in 5 minutes\.$/);
+    await authPost('/phone-number/send-otp', { phoneNumber }, { cookie: 'admit.locale=ja' });
+    const japanese = (await latest(phoneNumber, 'sms')).text;
+    const code = japanese.match(/\d{6}/)![0];
+    expect(japanese).toBe(ja['sms.code'].replace('{code}', code));
   });
 });

@@ -4,7 +4,7 @@ import '@mantine/charts/styles.css';
 import { Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
-import { AnchorLink } from '../../lib/links';
+import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -281,9 +281,9 @@ export function EventAnalyticsPage({ eventId }: { eventId: string }) {
   );
   return (
     <Stack gap="lg">
-      <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
-        <FormattedMessage id="analytics.back" defaultMessage="← Back to the event" />
-      </AnchorLink>
+      <BackLink to="/manage/events/$eventId" params={{ eventId }}>
+        <FormattedMessage id="analytics.back" defaultMessage="Back to the event" />
+      </BackLink>
       <Title order={1}>
         <FormattedMessage id="analytics.title" defaultMessage="Sales and visitors" />
         {report && (

@@ -1,7 +1,7 @@
 import { orgAnalytics } from '@admit/shared/analytics';
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { AnchorLink } from '../../lib/links';
+import { AnchorLink, BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
@@ -26,9 +26,9 @@ export function OrgAnalyticsPage({ organizationId }: { organizationId: string })
 
   return (
     <Stack gap="lg">
-      <AnchorLink to="/manage/orgs/$organizationId" params={{ organizationId }} size="sm">
-        <FormattedMessage id="orgAnalytics.back" defaultMessage="← Back to the events" />
-      </AnchorLink>
+      <BackLink to="/manage/orgs/$organizationId" params={{ organizationId }}>
+        <FormattedMessage id="orgAnalytics.back" defaultMessage="Back to the events" />
+      </BackLink>
       <Title order={1}>{title}</Title>
       {error && <ErrorState error={error} />}
       {!error && !rows && <PageLoader />}

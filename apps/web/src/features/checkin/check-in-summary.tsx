@@ -36,7 +36,7 @@ export function CheckInSummary({ eventId }: { eventId: string }) {
               {rows.map((row) => (
                 <Table.Tr key={row.id}>
                   <Table.Td>{row.name}</Table.Td>
-                  <Table.Td ta="right">
+                  <Table.Td ta="end">
                     <FormattedMessage
                       id="checkinSummary.row"
                       defaultMessage="{checkedIn, number} of {total, number}"

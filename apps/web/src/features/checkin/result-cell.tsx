@@ -6,7 +6,7 @@ import { Table } from '@mantine/core';
  */
 export function ResultCell({ children }: { children: React.ReactNode }) {
   return (
-    <Table.Td ta="right">
+    <Table.Td ta="end">
       <div style={{ minWidth: 'max-content' }}>{children}</div>
     </Table.Td>
   );

@@ -45,7 +45,7 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
       data-result={entry.undone ? 'undone' : verdict.result}
     >
       <div className={classes.headline}>
-        <Icon size={40} className={classes.icon} aria-hidden />
+        <Icon size={40} className={entry.undone ? `${classes.icon} mirror-in-rtl` : classes.icon} aria-hidden />
         <p className={classes.result}>
           {entry.undone ? (
             <FormattedMessage id="scanner.verdict.undone" defaultMessage="Admission undone" />

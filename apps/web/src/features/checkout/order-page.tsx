@@ -129,10 +129,10 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
             <Table.Th>
               <FormattedMessage id="order.ticket" defaultMessage="Ticket" />
             </Table.Th>
-            <Table.Th ta="right">
+            <Table.Th ta="end">
               <FormattedMessage id="order.quantity" defaultMessage="Quantity" />
             </Table.Th>
-            <Table.Th ta="right">
+            <Table.Th ta="end">
               <FormattedMessage id="order.amount" defaultMessage="Amount" />
             </Table.Th>
           </Table.Tr>
@@ -150,8 +150,8 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
                   )}
                 </Text>
               </Table.Td>
-              <Table.Td ta="right">{line.quantity}</Table.Td>
-              <Table.Td ta="right">{money(line.unitPrice * line.quantity)}</Table.Td>
+              <Table.Td ta="end">{line.quantity}</Table.Td>
+              <Table.Td ta="end">{money(line.unitPrice * line.quantity)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -160,7 +160,7 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
             <Table.Th colSpan={2}>
               <FormattedMessage id="order.total" defaultMessage="Total" />
             </Table.Th>
-            <Table.Th ta="right" data-testid="order-total">
+            <Table.Th ta="end" data-testid="order-total">
               {money(order.total)}
             </Table.Th>
           </Table.Tr>
@@ -169,7 +169,7 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
               <Table.Td colSpan={2}>
                 <FormattedMessage id="order.refunded" defaultMessage="Refunded" />
               </Table.Td>
-              <Table.Td ta="right" data-testid="order-refunded">
+              <Table.Td ta="end" data-testid="order-refunded">
                 {money(-order.refundedAmount)}
               </Table.Td>
             </Table.Tr>

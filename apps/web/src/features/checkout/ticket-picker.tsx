@@ -1,5 +1,7 @@
 import { ButtonLink } from '../../lib/links';
+import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
 import type { PublicEventRow } from '@admit/shared/events';
+import { directionOf } from '@admit/shared/locales';
 import { ticketAvailability } from '@admit/shared/events';
 import { createOrder } from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
@@ -11,6 +13,7 @@ import { useSession } from '../../lib/auth-client';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { sendStep, useStep } from '../../lib/beacon';
+import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -23,6 +26,9 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const { rows: types, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
+  // Ticket types are named in the language the event's page shows it in.
+  const language = useEventLanguage();
+  const shownIn = localizeEvent(event, language).locale;
   const [quantities, setQuantities] = useState<Record<string, number>>({});
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   useStep(
@@ -65,10 +71,13 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
         </Title>
         {types.map((type) => {
           const soldOut = type.remaining === 0;
+          const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
           return (
             <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
               <Stack gap={2}>
-                <Text fw={600}>{type.name}</Text>
+                <Text fw={600} lang={name.locale} dir={directionOf(name.locale)}>
+                  {name.name}
+                </Text>
                 <Group gap="xs">
                   <Text size="sm">
                     {type.price === 0 ? (
@@ -95,7 +104,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
               <NumberInput
                 aria-label={intl.formatMessage(
                   { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
-                  { name: type.name },
+                  { name: name.name },
                 )}
                 value={quantities[type.id] ?? 0}
                 onChange={(value) =>

@@ -8,12 +8,15 @@ import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { viewerTimeZone } from '../../lib/dates';
 import { validateWith } from '../../lib/form';
+import { useLocale } from '../../lib/i18n';
 import { EventFields, type EventFieldValues } from './event-fields';
 
 export function CreateEventForm({ organizationId }: { organizationId: string }) {
   const intl = useIntl();
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
+  // The organizer writes the event in the language they use Admit in; the Languages card changes it.
+  const { locale } = useLocale();
   const form = useForm<EventFieldValues>({
     initialValues: {
       title: '',
@@ -29,7 +32,7 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
   });
   const mutation = useMutation({
     mutationFn: (values: EventFieldValues) =>
-      callFunction(createEvent, { ...values, organizationId, capacity: Number(values.capacity) }),
+      callFunction(createEvent, { ...values, organizationId, capacity: Number(values.capacity), contentLocale: locale }),
     onSuccess: ({ eventId }) => navigate({ to: '/manage/events/$eventId', params: { eventId } }),
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });

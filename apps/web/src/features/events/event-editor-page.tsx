@@ -3,7 +3,7 @@ import { managedEvent } from '@admit/shared/events';
 import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { AnchorLink, ButtonLink } from '../../lib/links';
+import { BackLink, ButtonLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { managesEvents, useOrgRole } from '../../lib/org-role';
@@ -11,6 +11,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { EventActions } from './event-actions';
 import { EventAudit } from './event-audit';
 import { EventCoverCard } from './event-cover-card';
+import { EventLanguagesCard } from './event-languages-card';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
 import { TicketTypesCard } from './ticket-types-card';
@@ -41,9 +42,9 @@ export function EventEditorPage({
 
   return (
     <Stack gap="lg">
-      <AnchorLink to="/manage/orgs/$organizationId" params={{ organizationId: event.organizationId }} size="sm">
-        <FormattedMessage id="editor.back" defaultMessage="← All events" />
-      </AnchorLink>
+      <BackLink to="/manage/orgs/$organizationId" params={{ organizationId: event.organizationId }}>
+        <FormattedMessage id="editor.back" defaultMessage="All events" />
+      </BackLink>
       <Group justify="space-between" align="flex-start">
         <Stack gap={4}>
           <Group gap="sm">
@@ -95,6 +96,7 @@ export function EventEditorPage({
         )}
       </Text>
       {isAdmin && <TicketTypesCard eventId={eventId} currency={event.currency} editable={editable} />}
+      {isAdmin && event.status !== 'cancelled' && types.rows && <EventLanguagesCard event={event} ticketTypes={types.rows} />}
       {isAdmin && event.status !== 'cancelled' && <EventCoverCard event={event} />}
       {door(isAdmin)}
       {isAdmin && admin}

@@ -1,7 +1,10 @@
 import { AnchorLink } from '../../lib/links';
+import { localizeEvent } from '@admit/shared/event-content';
 import { publishedEvents } from '@admit/shared/events';
+import { directionOf } from '@admit/shared/locales';
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
@@ -12,6 +15,7 @@ export function HomePage() {
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'pageTitle.home', defaultMessage: 'Events' }));
   const { rows, isLoading, error } = useLiveQuery(publishedEvents, {});
+  const language = useEventLanguage();
   return (
     <Stack gap="xl">
       <Stack gap="xs" py={{ base: 'md', sm: 'xl' }}>
@@ -38,45 +42,52 @@ export function HomePage() {
         )}
         {rows && rows.length > 0 && (
           <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-            {rows.map((event) => (
-              <Card component="li" key={event.id} withBorder padding="lg">
-                {event.cover && (
-                  <Card.Section mb="sm">
-                    <ResponsivePicture
-                      picture={event.cover}
-                      alt=""
-                      crop="wide"
-                      sizes="(min-width: 62em) 360px, (min-width: 48em) 50vw, 100vw"
-                    />
-                  </Card.Section>
-                )}
-                <Stack gap="xs">
-                  <Text size="sm" c="dimmed">
-                    {event.organizationName}
-                  </Text>
-                  <AnchorLink to="/e/$slug" params={{ slug: event.slug }} fw={700} size="lg">
-                    {event.title}
-                  </AnchorLink>
-                  <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} size="sm" />
-                  <Text size="sm">{event.venue}</Text>
-                  <Group>
-                    {event.remaining === 0 ? (
-                      <Badge color="red" variant="light">
-                        <FormattedMessage id="home.soldOut" defaultMessage="Sold out" />
-                      </Badge>
-                    ) : (
-                      <Badge color="green" variant="light">
-                        <FormattedMessage
-                          id="home.remaining"
-                          defaultMessage="{count, plural, one {# place left} other {# places left}}"
-                          values={{ count: event.remaining }}
-                        />
-                      </Badge>
-                    )}
-                  </Group>
-                </Stack>
-              </Card>
-            ))}
+            {rows.map((event) => {
+              // Each event in the visitor's language when it has it, else in its main language.
+              const shown = localizeEvent(event, language);
+              const content = { lang: shown.locale, dir: directionOf(shown.locale) };
+              return (
+                <Card component="li" key={event.id} withBorder padding="lg">
+                  {event.cover && (
+                    <Card.Section mb="sm">
+                      <ResponsivePicture
+                        picture={event.cover}
+                        alt=""
+                        crop="wide"
+                        sizes="(min-width: 62em) 360px, (min-width: 48em) 50vw, 100vw"
+                      />
+                    </Card.Section>
+                  )}
+                  <Stack gap="xs">
+                    <Text size="sm" c="dimmed">
+                      {event.organizationName}
+                    </Text>
+                    <AnchorLink to="/e/$slug" params={{ slug: event.slug }} fw={700} size="lg" {...content}>
+                      {shown.title}
+                    </AnchorLink>
+                    <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} size="sm" />
+                    <Text size="sm" {...content}>
+                      {shown.venue}
+                    </Text>
+                    <Group>
+                      {event.remaining === 0 ? (
+                        <Badge color="red" variant="light">
+                          <FormattedMessage id="home.soldOut" defaultMessage="Sold out" />
+                        </Badge>
+                      ) : (
+                        <Badge color="green" variant="light">
+                          <FormattedMessage
+                            id="home.remaining"
+                            defaultMessage="{count, plural, one {# place left} other {# places left}}"
+                            values={{ count: event.remaining }}
+                          />
+                        </Badge>
+                      )}
+                    </Group>
+                  </Stack>
+                </Card>
+              );
+            })}
           </SimpleGrid>
         )}
       </Stack>

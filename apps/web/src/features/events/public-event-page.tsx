@@ -1,23 +1,31 @@
+import { localizeEvent } from '@admit/shared/event-content';
 import { publicEvent, type PublicEventRow } from '@admit/shared/events';
+import { directionOf } from '@admit/shared/locales';
 import { Alert, Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useStep } from '../../lib/beacon';
+import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { ResponsivePicture } from '../../lib/picture';
 import { usePageTitle } from '../../lib/page-title';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { EventLanguageSwitch } from './event-language-switch';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
 
 export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (event: PublicEventRow) => ReactNode }) {
   const intl = useIntl();
   const { rows, error } = useLiveQuery(publicEvent, { slug });
-  usePageTitle(rows?.[0]?.title);
+  // The event's words in the language asked for when it has them, else in its main language.
+  const asked = useEventLanguage();
+  const shown = rows?.[0] && localizeEvent(rows[0], asked);
+  const content = shown && { lang: shown.locale, dir: directionOf(shown.locale) };
+  usePageTitle(shown?.title);
   useStep(rows?.[0]?.id, 'view');
   if (error) return <ErrorState error={error} />;
   const event = rows?.[0];
-  if (!event) return <PageLoader />;
+  if (!event || !shown) return <PageLoader />;
   return (
     <Grid gap="xl">
       {event.cover && (
@@ -49,7 +57,10 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
             </Text>
             {event.status !== 'published' && <EventStatusBadge status={event.status} />}
           </Group>
-          <Title order={1}>{event.title}</Title>
+          <EventLanguageSwitch event={event} slug={slug} shown={shown.locale} />
+          <Title order={1} {...content}>
+            {shown.title}
+          </Title>
           {event.status === 'draft' && (
             <Alert color="yellow">
               <FormattedMessage
@@ -82,7 +93,9 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
                 <Text size="xs" tt="uppercase" c="dimmed" fw={700}>
                   <FormattedMessage id="event.where" defaultMessage="Where" />
                 </Text>
-                <Text fw={500}>{event.venue}</Text>
+                <Text fw={500} {...content}>
+                  {shown.venue}
+                </Text>
               </div>
               {event.status !== 'cancelled' && (
                 <Group gap="xs">
@@ -103,12 +116,14 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
               )}
             </Stack>
           </Card>
-          {event.description && (
+          {shown.description && (
             <Stack gap={4}>
               <Title order={2} size="h4">
                 <FormattedMessage id="event.about" defaultMessage="About this event" />
               </Title>
-              <Text style={{ whiteSpace: 'pre-wrap' }}>{event.description}</Text>
+              <Text style={{ whiteSpace: 'pre-wrap' }} {...content}>
+                {shown.description}
+              </Text>
             </Stack>
           )}
         </Stack>

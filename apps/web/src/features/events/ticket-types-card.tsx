@@ -75,13 +75,13 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
                   <Table.Th>
                     <FormattedMessage id="editor.col.name" defaultMessage="Name" />
                   </Table.Th>
-                  <Table.Th ta="right">
+                  <Table.Th ta="end">
                     <FormattedMessage id="editor.col.price" defaultMessage="Price" />
                   </Table.Th>
-                  <Table.Th ta="right">
+                  <Table.Th ta="end">
                     <FormattedMessage id="editor.col.taken" defaultMessage="Sold / capacity" />
                   </Table.Th>
-                  <Table.Th ta="right">
+                  <Table.Th ta="end">
                     <FormattedMessage id="editor.col.limit" defaultMessage="Per order" />
                   </Table.Th>
                   {editable && (
@@ -106,23 +106,23 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="end">
                       {type.price === 0 ? (
                         <FormattedMessage id="picker.free" defaultMessage="Free" />
                       ) : (
                         formatMoney(intl.locale, type.price, currency)
                       )}
                     </Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="end">
                       <FormattedMessage
                         id="editor.type.taken"
                         defaultMessage="{sold, number} / {capacity, number}"
                         values={{ sold: type.sold + type.held, capacity: type.capacity }}
                       />
                     </Table.Td>
-                    <Table.Td ta="right">{intl.formatNumber(type.maxPerOrder)}</Table.Td>
+                    <Table.Td ta="end">{intl.formatNumber(type.maxPerOrder)}</Table.Td>
                     {editable && (
-                      <Table.Td ta="right">
+                      <Table.Td ta="end">
                         <Menu position="bottom-end" withinPortal>
                           <Menu.Target>
                             <ActionIcon

@@ -37,10 +37,10 @@ export function EventOrders({ eventId }: { eventId: string }) {
                   <Table.Th>
                     <FormattedMessage id="orders.col.when" defaultMessage="When" />
                   </Table.Th>
-                  <Table.Th ta="right">
+                  <Table.Th ta="end">
                     <FormattedMessage id="orders.col.tickets" defaultMessage="Tickets" />
                   </Table.Th>
-                  <Table.Th ta="right">
+                  <Table.Th ta="end">
                     <FormattedMessage id="orders.col.total" defaultMessage="Total" />
                   </Table.Th>
                   <Table.Th>
@@ -69,8 +69,8 @@ export function EventOrders({ eventId }: { eventId: string }) {
                         {intl.formatDate(order.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
                       </time>
                     </Table.Td>
-                    <Table.Td ta="right">{intl.formatNumber(order.ticketCount)}</Table.Td>
-                    <Table.Td ta="right">
+                    <Table.Td ta="end">{intl.formatNumber(order.ticketCount)}</Table.Td>
+                    <Table.Td ta="end">
                       {order.total === 0 ? (
                         <FormattedMessage id="orders.free" defaultMessage="Free" />
                       ) : (

@@ -3,7 +3,7 @@ import { Badge, Button, Card, Checkbox, Divider, Grid, Group, Stack, Table, Text
 import { useState, type ReactNode } from 'react';
 import { personLabel, shownContact } from '@admit/shared/people';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { AnchorLink } from '../../lib/links';
+import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { formatMoney } from '../../lib/money';
@@ -43,9 +43,9 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
 
   return (
     <Stack gap="lg">
-      <AnchorLink to="/manage/events/$eventId" params={{ eventId }} size="sm">
-        <FormattedMessage id="orderDetail.back" defaultMessage="← {event}" values={{ event: order.eventTitle }} />
-      </AnchorLink>
+      <BackLink to="/manage/events/$eventId" params={{ eventId }}>
+        <FormattedMessage id="orderDetail.back" defaultMessage="{event}" values={{ event: order.eventTitle }} />
+      </BackLink>
       <Stack gap={4}>
         <Group gap="sm" wrap="wrap">
           <Title order={1}>{personLabel({ name: order.buyerName, email: order.email })}</Title>
@@ -166,7 +166,7 @@ function TicketsTable({
           <Table.Th>
             <FormattedMessage id="orderDetail.col.ticket" defaultMessage="Ticket" />
           </Table.Th>
-          <Table.Th ta="right">
+          <Table.Th ta="end">
             <FormattedMessage id="orderDetail.col.price" defaultMessage="Price" />
           </Table.Th>
           <Table.Th>
@@ -201,7 +201,7 @@ function TicketsTable({
                   {ticket.holderName}
                 </Text>
               </Table.Td>
-              <Table.Td ta="right">
+              <Table.Td ta="end">
                 {ticket.price === 0 ? (
                   <FormattedMessage id="orderDetail.free" defaultMessage="Free" />
                 ) : (

@@ -1,0 +1,75 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs, screenshots } from './support/browser';
+import { catalogText } from './support/catalog';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
+
+// Every main screen in each of Admit's six languages: the page says its language and direction,
+// shows the catalog's words, and no button's label is cut off. With SCREENSHOT_DIR set, each
+// screen is kept at phone and desktop widths for a person to look at.
+
+const locales = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
+
+describe('the main screens in six languages', () => {
+  const journey = useJourney({ context: { timezoneId: 'Europe/Paris' } });
+  let page: Page;
+  let eventId = '';
+  let slug = '';
+
+  beforeAll(async () => {
+    page = await journey.newPage();
+    await signUpAndVerify(page, { name: 'Olga Organizer', email: 'olga@example.test' });
+    const call = callAs(page);
+    const { organizationId } = await call<{ organizationId: string }>('orgs.create', { name: 'Salle Pleyel' });
+    ({ eventId, slug } = await call<{ eventId: string; slug: string }>('events.create', {
+      organizationId,
+      title: 'Jazz night',
+      venue: 'Salle Pleyel, Paris',
+      timeZone: 'Europe/Paris',
+      startsAtLocal: '2030-03-14T20:00',
+      endsAtLocal: '2030-03-14T23:00',
+      capacity: 100,
+    }));
+    const { ticketTypeId } = await call<{ ticketTypeId: string }>('events.addTicketType', {
+      eventId,
+      name: 'Standing',
+      capacity: 100,
+      price: 2500,
+    });
+    await call('events.publish', { eventId });
+    await call('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 1 }] });
+  });
+
+  /** Labels of buttons whose text is wider than the button shows. */
+  const clippedButtons = () =>
+    page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>('.mantine-Button-label'))
+        .filter((label) => label.offsetParent !== null && label.scrollWidth > label.clientWidth + 1)
+        .map((label) => label.textContent),
+    );
+
+  it.each(locales)('shows the events, an event, My tickets, the event editor and the account in %s', async (locale) => {
+    const t = catalogText(locale);
+    await page.evaluate((chosen) => localStorage.setItem('admit.locale', chosen), locale);
+    const screens: [string, string, string][] = [
+      ['home', '/', t('home.upcoming')],
+      ['event', `/e/${slug}`, 'Jazz night'],
+      ['my-tickets', '/tickets', t('myTickets.title')],
+      ['editor', `/manage/events/${eventId}`, t('editor.ticketTypes')],
+      ['account', '/account', t('account.title')],
+    ];
+    for (const [name, path, heading] of screens) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        locale,
+        locale === 'ar' ? 'rtl' : 'ltr',
+      ]);
+      await page.setViewportSize({ width: 390, height: 900 });
+      expect(await clippedButtons(), `${name} at 390 px`).toEqual([]);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await screenshots(page, `languages-${locale}-${name}`);
+    }
+  });
+});
