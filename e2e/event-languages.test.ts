@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, screenshots } from './support/browser';
+import { catalogText } from './support/catalog';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
@@ -95,5 +96,35 @@ describe('an organizer who adds French to an English event, and visitors who rea
     expect(await visitor.getByText('Jazz du port').count()).toBe(0);
     expect(await visitor.evaluate(() => document.documentElement.lang)).toBe('ja');
     expect(await visitor.getByRole('link', { name: 'English', exact: true }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('shows a buyer who reads French the event in French in My tickets and on the order, and in English once they switch, which their account keeps', async () => {
+    const buyer = await journey.newPage({ locale: 'en-GB' });
+    await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno.languages@example.test' });
+    await buyer.evaluate(() => localStorage.setItem('admit.locale', 'fr'));
+    await buyer.goto(`/e/${slug}`);
+    await buyer.getByRole('heading', { name: 'Jazz du port', level: 1 }).waitFor();
+    const t = catalogText('fr');
+    await buyer.getByRole('textbox', { name: t('picker.quantity', { name: 'Debout' }) }).fill('1');
+    await buyer.getByRole('button', { name: t('picker.submit', { count: 1 }) }).click();
+    await buyer.getByRole('link', { name: t('picker.done.link') }).click();
+
+    await buyer.getByRole('link', { name: 'Jazz du port' }).waitFor();
+    await buyer.getByText('Salle du port').waitFor();
+    await buyer.getByText('Debout', { exact: true }).waitFor();
+    await screenshots(buyer, 'event-languages-my-tickets-fr');
+    await buyer.getByRole('link', { name: t('myTickets.order') }).click();
+    await buyer.getByRole('link', { name: 'Jazz du port' }).waitFor();
+    await buyer.getByText('Debout', { exact: true }).waitFor();
+
+    // The interface in English: the event in its main language, at once.
+    // The account keeps the choice, for the emails sent to the buyer later.
+    const saved = buyer.waitForRequest(
+      (request) => request.url().endsWith('/fn/account.setLanguage') && request.postData()?.includes('"en"') === true,
+    );
+    await buyer.getByRole('combobox', { name: t('shell.language') }).selectOption('en');
+    expect((await (await saved).response())?.status()).toBe(200);
+    await buyer.getByRole('link', { name: 'Harbour Jazz' }).waitFor();
+    await buyer.getByText('Standing', { exact: true }).waitFor();
   });
 });

@@ -48,6 +48,7 @@ import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue'
 import { registerMetrics } from './platform/metrics/metrics';
 import type { JobServices } from './platform/jobs/job-services';
 import type { PaymentProvider } from './platform/payments/payment-provider';
+import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
 
@@ -85,6 +86,7 @@ export const callables = [
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
+  setAccountLanguageCallable,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
 export const jobDefinitions = [...ordersJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];

@@ -28,6 +28,7 @@ import {
 } from '@admit/shared/orgs';
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
+import { setAccountLanguage } from '@admit/shared/account';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -206,6 +207,11 @@ const callableMatrix = new Map<CallableContract, Row>([
     input: (w) => ({ ticketId: w.buyerTicketId, name: 'Gina Guest' }),
     expect: ownOnly,
     note: 'the buyer names who uses their ticket',
+  }),
+  callableRow(setAccountLanguage, {
+    input: () => ({ locale: 'fr' }),
+    expect: anyoneSignedIn,
+    note: 'each person saves their own language, nobody else’s',
   }),
   callableRow(startPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),
   callableRow(confirmPayment, { input: (w) => ({ orderId: w.buyerOrderId }), expect: ownOnly }),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineCallableContract } from './callable';
+import { locales } from './locales';
 
 // What people type into sign-up and their account (Better Auth's routes, /api/auth/*): the limits the
 // server enforces (apps/server/src/platform/auth/input-limits.ts) and the browser's forms check
@@ -26,3 +28,13 @@ export const accountLimits = {
 export const PersonName = z.string().trim().min(1).max(accountLimits.name);
 export const AccountEmail = z.email().max(accountLimits.email);
 export const NewPassword = z.string().min(accountLimits.passwordMin).max(accountLimits.passwordMax);
+
+/**
+ * The language of the app, saved with the signed-in person's account whenever they choose one: the
+ * emails and text messages Admit sends them later are written in it.
+ */
+export const setAccountLanguage = defineCallableContract(
+  'account.setLanguage',
+  z.strictObject({ locale: z.enum(locales) }),
+  z.object({ locale: z.enum(locales) }),
+);

@@ -42,6 +42,8 @@ export const EventTranslationsRow = z.partialRecord(
   z.object({ title: z.string(), description: z.string(), venue: z.string() }),
 );
 export const NameTranslationsRow = z.partialRecord(ContentLocale, z.string());
+/** The translated titles and venues alone, for lists that show no description (My tickets, an order). */
+export const EventTitlesRow = z.partialRecord(ContentLocale, z.object({ title: z.string(), venue: z.string() }));
 
 export const SetEventContentInput = z
   .strictObject({
@@ -94,7 +96,8 @@ export interface EventContent {
   description: string;
   venue: string;
   contentLocale: Locale;
-  translations: Partial<Record<Locale, { title: string; description: string; venue: string }>>;
+  /** A list that shows no description may leave it out of the translations. */
+  translations: Partial<Record<Locale, { title: string; description?: string; venue: string }>>;
 }
 
 export interface LocalizedEvent {
@@ -108,7 +111,8 @@ export interface LocalizedEvent {
 /** The event's words in `locale` when it has a translation into it, else in its main language. */
 export function localizeEvent(event: EventContent, locale: Locale): LocalizedEvent {
   const translation = locale === event.contentLocale ? undefined : event.translations[locale];
-  if (translation) return { title: translation.title, description: translation.description, venue: translation.venue, locale };
+  if (translation)
+    return { title: translation.title, description: translation.description ?? '', venue: translation.venue, locale };
   return { title: event.title, description: event.description, venue: event.venue, locale: event.contentLocale };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-content';
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 import { Picture } from './files';
@@ -97,6 +98,9 @@ export const MyOrderRow = z.object({
   id: z.string(),
   eventId: z.string(),
   eventTitle: z.string(),
+  /** The language of eventTitle and the lines' names, and their translations (decision 0040). */
+  contentLocale: ContentLocale,
+  eventTranslations: EventTitlesRow,
   eventSlug: z.string(),
   eventCover: Picture.nullable(),
   status: OrderStatus,
@@ -105,7 +109,7 @@ export const MyOrderRow = z.object({
   currency: z.string(),
   holdExpiresAt: z.string().nullable(),
   paymentProvider: z.string().nullable(),
-  lines: z.array(OrderLineRow),
+  lines: z.array(OrderLineRow.extend({ nameTranslations: NameTranslationsRow })),
   createdAt: z.string(),
 });
 export type MyOrderRow = z.infer<typeof MyOrderRow>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-content';
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 
@@ -17,6 +18,10 @@ export const MyTicketRow = z.object({
   eventTitle: z.string(),
   eventStatus: EventStatus,
   venue: z.string(),
+  /** The language of eventTitle, venue and ticketTypeName, and their translations (decision 0040). */
+  contentLocale: ContentLocale,
+  eventTranslations: EventTitlesRow,
+  ticketTypeNameTranslations: NameTranslationsRow,
   timeZone: z.string(),
   startsAt: z.string(),
   endsAt: z.string(),

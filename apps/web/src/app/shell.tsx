@@ -23,6 +23,7 @@ import { authClient, useSession } from '../lib/auth-client';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { liveClient } from '../lib/live';
 import { clearOfflineData } from '../lib/offline-cache';
+import { AccountLanguage } from '../features/account/account-language';
 import { NamePrompt } from '../features/account/display-name';
 import { OfflineNotice } from './offline-notice';
 
@@ -203,6 +204,7 @@ export function Shell() {
         <Container size="lg" py="md">
           <OfflineNotice />
           <NamePrompt />
+          <AccountLanguage />
           <Outlet />
         </Container>
       </AppShell.Main>

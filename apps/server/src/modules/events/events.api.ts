@@ -1,5 +1,6 @@
 // The events module's surface: what other modules may call. Everything else in this folder is its own.
 export { canSeeEvent, findEvent, requireEventRole, type EventRecord } from './event-access';
+export { titlesAndVenues } from './content-sql';
 export { eventCoverSlot } from './event-cover';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { CallableContract } from '@admit/shared/callable';
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
+import { setAccountLanguage } from '@admit/shared/account';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createMailer } from '../../platform/mail/mailer';
+import frMail from '../../platform/mail/locales/fr.json';
 import { outboxMessage, sentEmail } from '../../platform/mail/schema';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
@@ -112,6 +114,17 @@ describe('the confirmation email', () => {
     expect(message.text).toMatch(/Gesamt\s+3\.000\s¥/);
     expect(message.text).not.toMatch(/1\.500,00|15,00/);
     expect(message.text).toContain('Meine Tickets http://localhost:3000/tickets');
+  });
+
+  it('is written in the language the buyer chose last in the app, over the one they ordered in', async () => {
+    const { orderId, buyer, cookie } = await paidOrder({ locale: 'de', buyerName: 'Dora Deutsch' });
+    expect((await t.call(setAccountLanguage, { locale: 'fr' }, cookie)).status).toBe(200);
+    expect((await t.callWithAnyInput(setAccountLanguage, { locale: 'xx' }, cookie)).status).toBe(400);
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(true);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.subject).toBe(frMail['mail.order.subject']!.replace('{event}', 'Jazz night'));
+    expect(message.html).toContain('<html dir="ltr" lang="fr"');
   });
 
   it('shows euros with cents in English, each line with its quantity and price, and the total', async () => {

@@ -5,6 +5,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
+import { personLanguage } from '../../platform/mail/language-schema';
 import type { Email, Mailer } from '../../platform/mail/mailer';
 import {
   composeLatePaymentRefundNotice,
@@ -46,10 +47,11 @@ const canReceiveMail = (email: string) => !/\.invalid$/i.test(email);
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
-    .select({ order, event, logoFile: organization.logo })
+    .select({ order, event, logoFile: organization.logo, accountLocale: personLanguage.locale })
     .from(order)
     .innerJoin(event, eq(event.id, order.eventId))
     .innerJoin(organization, eq(organization.id, event.organizationId))
+    .leftJoin(personLanguage, eq(personLanguage.userId, order.buyerId))
     .where(eq(order.id, orderId));
   if (!found) throw new Error(`No order ${orderId}`);
   return found;
@@ -84,7 +86,12 @@ const eventIn = (found: Found, locale: Locale) => {
 };
 
 function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
-  const locale = isLocale(found.order.locale) ? found.order.locale : defaultLocale;
+  // The language the buyer chose last in the app, else the one they ordered in.
+  const locale = isLocale(found.accountLocale)
+    ? found.accountLocale
+    : isLocale(found.order.locale)
+      ? found.order.locale
+      : defaultLocale;
   return {
     to: found.order.email,
     locale,

@@ -3,7 +3,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { picturesOf } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { eventTopic, requireEventRole } from '../events/events.api';
+import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.api';
 import { event } from '../events/schema';
 import { linesWithNames } from './order-lines';
 import { order } from './schema';
@@ -45,6 +45,8 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         id: order.id,
         eventId: order.eventId,
         eventTitle: event.title,
+        contentLocale: event.contentLocale,
+        eventTranslations: titlesAndVenues,
         eventSlug: event.slug,
         coverFile: event.coverFile,
         status: order.status,

@@ -154,18 +154,16 @@ export async function prepareFonts(
   /** Unicode's invisible direction marks and isolates: they steer the order, and are not drawn. */
   const invisible = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
-  /** Letters of the right-to-left scripts (Hebrew, Arabic, Syriac, Thaana…) and their presentation forms. */
-  const rightToLeftLetters = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/;
+  /** Whether every character is one of the standard font's (Windows-1252 has no right-to-left letter). */
+  const allLatin = (text: string) => {
+    for (let index = 0; index < text.length; index++) if (!latinSet.has(text.charCodeAt(index))) return false;
+    return true;
+  };
 
   function runs(text: string): Run[] {
     if (text === '') return [];
     // Most lines of most tickets: left to right and all in the standard font, one run as it is.
-    if (
-      options.direction === 'ltr' &&
-      !rightToLeftLetters.test(text) &&
-      Array.from(text).every((char) => latinSet.has(char.codePointAt(0)!))
-    )
-      return [{ ...standard, text }];
+    if (options.direction === 'ltr' && allLatin(text)) return [{ ...standard, text }];
     const levels = bidi.getEmbeddingLevels(text, options.direction);
     const mirrored = bidi.getMirroredCharactersMap(text, levels.levels);
     // The string's indices (UTF-16) in the order they are seen from left to right.

@@ -1,7 +1,7 @@
 import { myTickets } from '@admit/shared/tickets';
 import { asc, eq } from 'drizzle-orm';
 import { defineLiveQuery } from '../../platform/live/live-query';
-import { eventTopic } from '../events/events.api';
+import { eventTopic, titlesAndVenues } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket } from './schema';
@@ -23,6 +23,9 @@ export const myTicketsLive = defineLiveQuery(myTickets, {
         eventTitle: event.title,
         eventStatus: event.status,
         venue: event.venue,
+        contentLocale: event.contentLocale,
+        eventTranslations: titlesAndVenues,
+        ticketTypeNameTranslations: ticketType.nameTranslations,
         timeZone: event.timeZone,
         startsAt: event.startsAt,
         endsAt: event.endsAt,

@@ -7,6 +7,8 @@ import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
+import { localizeOrder } from '../../lib/event-language';
+import { useLocale } from '../../lib/i18n';
 import { AnchorLink, ButtonLink } from '../../lib/links';
 import { sendStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
@@ -37,6 +39,7 @@ export function OrderPage({
 }) {
   const { rows, error } = useLiveQuery(myOrder, { orderId });
   const intl = useIntl();
+  const { locale } = useLocale();
   usePageTitle(intl.formatMessage({ id: 'order.tabTitle', defaultMessage: 'Your order' }));
   const confirm = useMutation({ mutationFn: () => callFunction(confirmPayment, { orderId }) });
   const checkedReturn = useRef(false);
@@ -56,8 +59,9 @@ export function OrderPage({
   }, [rows, returnedFromPayment]);
 
   if (error) return <ErrorState error={error} />;
-  const order = rows?.[0];
-  if (!order) return <PageLoader />;
+  if (!rows?.[0]) return <PageLoader />;
+  // The event's title and the lines' names in the buyer's language when the event has it.
+  const order = localizeOrder(rows[0], locale);
 
   return (
     <Stack gap="lg" maw={640} mx="auto" w="100%">
@@ -72,7 +76,7 @@ export function OrderPage({
         />
       )}
       <Stack gap={4}>
-        <AnchorLink to="/e/$slug" params={{ slug: order.eventSlug }} size="sm">
+        <AnchorLink to="/e/$slug" params={{ slug: order.eventSlug }} size="sm" lang={order.shownIn} dir="auto">
           {order.eventTitle}
         </AnchorLink>
         <Group justify="space-between" align="center">
@@ -118,7 +122,7 @@ function OrderStatusBadge({ status }: { status: MyOrderRow['status'] }) {
   );
 }
 
-function OrderSummary({ order }: { order: MyOrderRow }) {
+function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
   const intl = useIntl();
   const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
   return (
@@ -141,7 +145,9 @@ function OrderSummary({ order }: { order: MyOrderRow }) {
           {order.lines.map((line) => (
             <Table.Tr key={line.ticketTypeId}>
               <Table.Td>
-                <Text fw={600}>{line.ticketTypeName}</Text>
+                <Text fw={600} lang={order.shownIn}>
+                  {line.ticketTypeName}
+                </Text>
                 <Text size="xs" c="dimmed">
                   {line.unitPrice === 0 ? (
                     <FormattedMessage id="picker.free" defaultMessage="Free" />

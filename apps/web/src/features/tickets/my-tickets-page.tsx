@@ -4,6 +4,8 @@ import { Badge, Card, Center, Code, Group, SimpleGrid, Stack, Text, Title } from
 import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatRange } from '../../lib/dates';
+import { localizeTicket } from '../../lib/event-language';
+import { useLocale } from '../../lib/i18n';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
@@ -14,10 +16,14 @@ import { ticketsInOrder } from './tickets-in-order';
 export function MyTicketsPage() {
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'pageTitle.myTickets', defaultMessage: 'My tickets' }));
+  const { locale } = useLocale();
   const { rows, isLoading, error } = useLiveQuery(myTickets, {});
   // Which events have ended, as of when the page opened.
   const [openedAt] = useState(() => Date.now());
-  const tickets = useMemo(() => rows && ticketsInOrder(rows, openedAt), [rows, openedAt]);
+  const tickets = useMemo(
+    () => rows && ticketsInOrder(rows, openedAt).map((ticket) => localizeTicket(ticket, locale)),
+    [rows, openedAt, locale],
+  );
   return (
     <Stack gap="lg">
       <Title order={1}>
@@ -47,11 +53,11 @@ export function MyTicketsPage() {
               )}
             >
               <Stack gap="xs" align="center" ta="center">
-                <AnchorLink to="/e/$slug" params={{ slug: ticket.eventSlug }} fw={700}>
+                <AnchorLink to="/e/$slug" params={{ slug: ticket.eventSlug }} fw={700} lang={ticket.shownIn} dir="auto">
                   {ticket.eventTitle}
                 </AnchorLink>
                 <Text size="sm">{formatRange(intl.locale, ticket.startsAt, ticket.endsAt, ticket.timeZone)}</Text>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="dimmed" lang={ticket.shownIn} dir="auto">
                   {ticket.venue}
                 </Text>
                 {ticket.status === 'valid' ? (
@@ -84,7 +90,9 @@ export function MyTicketsPage() {
                   </Center>
                 )}
                 <Group gap="xs" justify="center">
-                  <Badge variant="light">{ticket.ticketTypeName}</Badge>
+                  <Badge variant="light" lang={ticket.shownIn}>
+                    {ticket.ticketTypeName}
+                  </Badge>
                 </Group>
                 <TicketHolder ticket={ticket} />
                 {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
