@@ -78,6 +78,9 @@ describe.each(languages)('a visitor whose browser speaks $locale', ({ locale, di
       organizationId,
       title: event.title,
       venue: event.venue,
+      // The Arabic event says it is written in Arabic; the Japanese one is left in English, the
+      // default, as an organizer might: its page must still find a font for its words.
+      ...(locale === 'ar' ? { contentLocale: locale } : {}),
       timeZone: timezoneId,
       startsAtLocal: '2030-07-10T19:00',
       endsAtLocal: '2030-07-10T22:00',
@@ -121,5 +124,23 @@ describe.each(languages)('a visitor whose browser speaks $locale', ({ locale, di
     await verdict.getByText(t('scanner.result.accepted')).waitFor();
     await verdict.getByText(person.name).waitFor();
     await screenshots(page, `${locale}-scanner`);
+  });
+
+  it('shows the event in its own script and font to a visitor whose interface is in English', async () => {
+    const visitor = await journey.newPage({ locale: 'en-GB' });
+    await visitor.goto(`/e/${slug}`);
+    await visitor.getByRole('heading', { name: event.title }).waitFor();
+    expect(await visitor.evaluate(() => document.documentElement.lang)).toBe('en');
+    const fonts = () =>
+      visitor.evaluate(async () => {
+        await document.fonts.ready;
+        const loaded: string[] = [];
+        document.fonts.forEach((face) => {
+          if (face.status === 'loaded') loaded.push(face.family.replaceAll('"', ''));
+        });
+        return loaded;
+      });
+    await expect.poll(fonts).toContain(font);
+    await screenshots(visitor, `${locale}-event-in-english`);
   });
 });

@@ -21,11 +21,15 @@ registerCheckinMutations(queryClient);
 saveLiveQueries(queryClient);
 const persistOptions = persistOptionsFor(queryClient);
 
+/** The system's fonts; Japanese and Arabic get web fonts of their own (lib/fonts, app.css). */
+const fontFamily = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif';
+
 const theme = createTheme({
   primaryColor: 'indigo',
   defaultRadius: 'md',
-  fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif',
-  headings: { fontWeight: '700' },
+  fontFamily,
+  // Mantine's headings keep a font list of their own unless given one.
+  headings: { fontFamily, fontWeight: '700' },
 });
 
 function ThemedApp() {

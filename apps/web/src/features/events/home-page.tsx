@@ -5,6 +5,7 @@ import { directionOf } from '@admit/shared/locales';
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useEventLanguage } from '../../lib/event-language';
+import { useFontsFor } from '../../lib/fonts/use-fonts-for';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
@@ -16,6 +17,12 @@ export function HomePage() {
   usePageTitle(intl.formatMessage({ id: 'pageTitle.home', defaultMessage: 'Events' }));
   const { rows, isLoading, error } = useLiveQuery(publishedEvents, {});
   const language = useEventLanguage();
+  useFontsFor(
+    ...(rows ?? []).map((event) => {
+      const shown = localizeEvent(event, language);
+      return `${shown.title} ${shown.venue} ${event.organizationName}`;
+    }),
+  );
   return (
     <Stack gap="xl">
       <Stack gap="xs" py={{ base: 'md', sm: 'xl' }}>

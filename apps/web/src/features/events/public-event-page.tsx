@@ -6,6 +6,7 @@ import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useStep } from '../../lib/beacon';
 import { useEventLanguage } from '../../lib/event-language';
+import { useFontsFor } from '../../lib/fonts/use-fonts-for';
 import { useLiveQuery } from '../../lib/live';
 import { ResponsivePicture } from '../../lib/picture';
 import { usePageTitle } from '../../lib/page-title';
@@ -22,6 +23,7 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
   const shown = rows?.[0] && localizeEvent(rows[0], asked);
   const content = shown && { lang: shown.locale, dir: directionOf(shown.locale) };
   usePageTitle(shown?.title);
+  useFontsFor(shown?.title, shown?.description, shown?.venue, rows?.[0]?.organizationName);
   useStep(rows?.[0]?.id, 'view');
   if (error) return <ErrorState error={error} />;
   const event = rows?.[0];

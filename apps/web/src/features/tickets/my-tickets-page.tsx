@@ -5,6 +5,7 @@ import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatRange } from '../../lib/dates';
 import { localizeTicket } from '../../lib/event-language';
+import { useFontsFor } from '../../lib/fonts/use-fonts-for';
 import { useLocale } from '../../lib/i18n';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
@@ -23,6 +24,9 @@ export function MyTicketsPage() {
   const tickets = useMemo(
     () => rows && ticketsInOrder(rows, openedAt).map((ticket) => localizeTicket(ticket, locale)),
     [rows, openedAt, locale],
+  );
+  useFontsFor(
+    ...(tickets ?? []).map((ticket) => `${ticket.eventTitle} ${ticket.venue} ${ticket.ticketTypeName} ${ticket.holderName}`),
   );
   return (
     <Stack gap="lg">
