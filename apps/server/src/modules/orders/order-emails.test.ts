@@ -3,11 +3,14 @@ import type { CallableContract } from '@admit/shared/callable';
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
 import { setAccountLanguage } from '@admit/shared/account';
+import { directionOf, locales, type Locale } from '@admit/shared/locales';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createMailer } from '../../platform/mail/mailer';
+import { mailIntl } from '../../platform/mail/compose';
 import frMail from '../../platform/mail/locales/fr.json';
+import { mailMessages } from '../../platform/mail/messages';
 import { outboxMessage, sentEmail } from '../../platform/mail/schema';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
@@ -66,7 +69,7 @@ async function payFor(cookie: string, orderId: string) {
 /** A buyer (in their language) with a paid order of `quantity` tickets. */
 async function paidOrder(
   options: {
-    locale?: 'en' | 'de';
+    locale?: Locale;
     currency?: string;
     price?: number;
     quantity?: number;
@@ -125,6 +128,24 @@ describe('the confirmation email', () => {
     const message = await t.lastMessageTo(buyer.email);
     expect(message.subject).toBe(frMail['mail.order.subject']!.replace('{event}', 'Jazz night'));
     expect(message.html).toContain('<html dir="ltr" lang="fr"');
+  });
+
+  it.each(locales)('is written in %s from its subject to its footer, in the direction of the language', async (locale) => {
+    const { orderId, buyer } = await paidOrder({ locale, buyerName: 'Kim Lee' });
+    expect(await sendOrderConfirmation(deps, orderId)).toBe(true);
+
+    const message = await t.lastMessageTo(buyer.email);
+    const intl = mailIntl(locale);
+    expect(message.subject).toBe(intl.formatMessage(mailMessages.orderSubject, { event: 'Jazz night' }));
+    expect(message.html).toContain(`<html dir="${directionOf(locale)}" lang="${locale}"`);
+    for (const words of [
+      intl.formatMessage(mailMessages.greeting, { name: 'Kim Lee' }),
+      intl.formatMessage(mailMessages.orderTotal),
+      intl.formatMessage(mailMessages.orderTicketsHeading),
+      intl.formatMessage(mailMessages.orderTicketHolder, { name: 'Kim Lee' }),
+    ])
+      expect(message.text, words).toContain(words);
+    if (locale !== 'en') expect(message.text).not.toContain('Your tickets');
   });
 
   it('shows euros with cents in English, each line with its quantity and price, and the total', async () => {

@@ -4,9 +4,19 @@ import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, S
 
 const brand = '#1c7ed6';
 
+const latinFonts = '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif';
+/**
+ * The fonts an email asks for, by language: mail apps take no web fonts, so Japanese and Arabic
+ * name the fonts the readers' phones and computers have for them (Apple's, Windows', Android's Noto).
+ */
+const fontsByLanguage: Record<string, string> = {
+  ja: `"Hiragino Sans", "Hiragino Kaku Gothic ProN", "Yu Gothic", Meiryo, "Noto Sans JP", "Noto Sans CJK JP", ${latinFonts}`,
+  ar: `"Geeza Pro", "Segoe UI", Tahoma, "Noto Sans Arabic", ${latinFonts}`,
+};
+
 /** The styles every Admit email shares (inline: mail apps drop style sheets). */
 export const emailStyles = {
-  body: { backgroundColor: '#f1f3f5', fontFamily: '-apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif', margin: 0 },
+  body: { backgroundColor: '#f1f3f5', fontFamily: latinFonts, margin: 0 },
   container: { backgroundColor: '#ffffff', borderRadius: 8, margin: '32px auto', padding: '32px 28px' },
   wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: '0 0 24px' },
   text: { color: '#212529', fontSize: 16, lineHeight: '24px', margin: '0 0 16px' },
@@ -64,7 +74,7 @@ export function EmailFrame(props: EmailFrameProps) {
     <Html lang={props.lang} dir={dir}>
       <Head />
       <Preview>{props.preview}</Preview>
-      <Body style={emailStyles.body}>
+      <Body style={{ ...emailStyles.body, fontFamily: fontsByLanguage[props.lang] ?? latinFonts }}>
         <Container
           dir={dir}
           style={{ ...emailStyles.container, maxWidth: props.width, textAlign: dir === 'rtl' ? 'right' : 'left' }}
