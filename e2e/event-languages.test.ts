@@ -55,6 +55,11 @@ describe('an organizer who adds French to an English event, and visitors who rea
 
   it('shows a visitor whose browser speaks French the event in French, and in English through the page’s switch', async () => {
     const visitor = await journey.newPage({ locale: 'fr-FR', viewport: { width: 390, height: 844 } });
+    // What a chat app reads of a shared link: the built page, with the event in its head.
+    const shared = await (await visitor.request.get(`/e/${slug}`, { headers: { 'accept-language': 'fr-FR' } })).text();
+    expect(shared).toContain('<title>Jazz du port · Admit</title>');
+    expect(shared).toContain('<meta property="og:title" content="Jazz du port" />');
+    expect(shared).toContain('"@type":"Event"');
     await visitor.goto('/');
     await visitor.getByRole('link', { name: 'Jazz du port' }).click();
 

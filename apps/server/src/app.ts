@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
@@ -17,7 +18,7 @@ import {
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
-import { eventCoverSlot, eventsCallables, eventsLiveQueries } from './modules/events/events.api';
+import { eventCoverSlot, eventPageHead, eventsCallables, eventsLiveQueries, withHead } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
 import {
@@ -48,6 +49,7 @@ import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue'
 import { registerMetrics } from './platform/metrics/metrics';
 import type { JobServices } from './platform/jobs/job-services';
 import type { PaymentProvider } from './platform/payments/payment-provider';
+import { localeOf } from './platform/mail/compose';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
@@ -364,12 +366,31 @@ export async function buildApp(options: BuildAppOptions) {
       setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
     });
   const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
-  app.setNotFoundHandler((request, reply) => {
+  /** The built page, read once: the build does not change under a running server. */
+  let indexHtml: Promise<string> | undefined;
+  const indexFile = path.join(distDir, 'index.html');
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const isApi = apiPrefixes.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
     if (request.method !== 'GET' || isApi || path.includes('.')) return sendError(reply, 'not-found', 'Not found');
     if (!hasWeb)
       return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
+    // A public event's page carries the event in its head, for links shared in chats and for search engines.
+    const eventPage = /^\/e\/([\w-]{1,120})\/?$/.exec(path);
+    if (eventPage) {
+      const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
+      // A failure to read the event leaves the page as the app's own: the app shows the event anyway.
+      const head = await eventPageHead(database.db, eventPage[1]!, locale, options.publicUrl).catch((error: unknown) => {
+        request.log.error({ err: error }, 'the head of an event page could not be made');
+        return null;
+      });
+      if (head)
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'accept-language, cookie')
+          .type('text/html; charset=utf-8')
+          .send(withHead(await (indexHtml ??= readFile(indexFile, 'utf8')), head));
+    }
     // Client-side routes: deep links load the app, which routes itself.
     return reply.header('cache-control', 'no-cache').sendFile('index.html');
   });

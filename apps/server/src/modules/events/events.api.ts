@@ -2,6 +2,7 @@
 export { canSeeEvent, findEvent, requireEventRole, type EventRecord } from './event-access';
 export { titlesAndVenues } from './content-sql';
 export { eventCoverSlot } from './event-cover';
+export { eventPageHead, withHead } from './event-page-head';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
