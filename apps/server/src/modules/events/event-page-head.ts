@@ -11,7 +11,7 @@ import { event, ticketType } from './schema';
 // the HTML the server sends, not the page the app draws. The server puts the event's title,
 // description and cover in the page's <head> (Open Graph and Twitter cards) and its schema.org
 // `Event` with its offers (JSON-LD); the app then draws the page as for any other route.
-// Decision 0042 says why the head and not the whole page.
+// Decision 0043 says why the head and not the whole page.
 
 /** Characters that would end an attribute or an element, as entities. */
 const escapeHtml = (text: string) =>
