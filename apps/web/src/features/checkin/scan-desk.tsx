@@ -1,13 +1,14 @@
 import { Button, Group, Loader, Stack, TextInput } from '@mantine/core';
 import { IconCamera } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, memo, Suspense, useCallback, useState } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { hasTicketCodeShape } from '@admit/shared/ticket-code';
 import type { AttendeeIndex } from './attendee-index';
 import { sendUndo } from './offline-scans';
-import { updateScan, useScanLog, verdictOf } from './scan-log';
-import { ScanVerdict } from './scan-verdict';
+import { updateScan, useScanLog, verdictOf, type ScanEntry } from './scan-log';
+import { ScanVerdict, verdictSentence } from './scan-verdict';
+import classes from './scan-verdict.module.css';
 
 const CameraScanner = lazy(() => import('./camera-scanner').then((module) => ({ default: module.CameraScanner })));
 
@@ -114,21 +115,51 @@ const LatestVerdict = memo(function LatestVerdict({
 }) {
   const queryClient = useQueryClient();
   const latest = useScanLog(eventId)[0];
-  if (!latest) return null;
-  const canUndo = !latest.undone && ['accepted', 'provisional'].includes(verdictOf(latest).result);
+  const canUndo = latest && !latest.undone && ['accepted', 'provisional'].includes(verdictOf(latest).result);
   return (
-    <ScanVerdict
-      key={latest.key}
-      entry={latest}
-      onUndo={
-        canUndo
-          ? () => {
-              updateScan(eventId, latest.key, { undone: true });
-              sendUndo(queryClient, { eventId, scanKey: latest.key, device });
-              onUndone();
-            }
-          : undefined
-      }
-    />
+    <>
+      <VerdictAnnouncer latest={latest} />
+      {latest && (
+        <ScanVerdict
+          key={latest.key}
+          entry={latest}
+          onUndo={
+            canUndo
+              ? () => {
+                  updateScan(eventId, latest.key, { undone: true });
+                  sendUndo(queryClient, { eventId, scanKey: latest.key, device });
+                  onUndone();
+                }
+              : undefined
+          }
+        />
+      )}
+    </>
   );
 });
+
+/**
+ * The scanner's one live region: each new verdict (and an admission undone) is said once by a
+ * screen reader, as a sentence, while the field keeps the focus for the next scan. Emptied first so
+ * that the same words for the next scan ("Unknown ticket" twice) are said again. A verdict already
+ * on the screen when the page opens is not said.
+ */
+function VerdictAnnouncer({ latest }: { latest: ScanEntry | undefined }) {
+  const intl = useIntl();
+  const [words, setWords] = useState('');
+  const said = useRef(latest ? `${latest.key}:${String(latest.undone ?? false)}` : '');
+  const sentence = latest ? verdictSentence(intl, latest) : '';
+  const moment = latest ? `${latest.key}:${String(latest.undone ?? false)}` : '';
+  useEffect(() => {
+    if (!moment || moment === said.current) return;
+    said.current = moment;
+    setWords('');
+    const timer = setTimeout(() => setWords(sentence), 100);
+    return () => clearTimeout(timer);
+  }, [moment, sentence]);
+  return (
+    <div aria-live="assertive" aria-atomic="true" className={classes.liveRegion} data-testid="scan-announcement">
+      {words}
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { undoWindowMs } from '@admit/shared/checkin';
 import { IconAlertTriangle, IconArrowBackUp, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { verdictOf, type ScanEntry } from './scan-log';
 import classes from './scan-verdict.module.css';
 
@@ -15,13 +15,50 @@ const looks = {
   undone: { color: 'gray', Icon: IconArrowBackUp },
 } as const;
 
+const headlines = defineMessages({
+  undone: { id: 'scanner.verdict.undone', defaultMessage: 'Admission undone' },
+  accepted: { id: 'scanner.verdict.accepted', defaultMessage: 'Admitted' },
+  provisional: { id: 'scanner.verdict.provisional', defaultMessage: 'Admitted provisionally' },
+  duplicate: { id: 'scanner.verdict.duplicate', defaultMessage: 'Already checked in' },
+  void: { id: 'scanner.verdict.void', defaultMessage: 'Void — refunded or cancelled' },
+  wrongEvent: { id: 'scanner.verdict.wrongEvent', defaultMessage: 'Ticket of another event' },
+  unknown: { id: 'scanner.verdict.unknown', defaultMessage: 'Unknown ticket' },
+});
+
+/** The verdict's headline: what happened to the scan, in a few words. */
+function headlineOf(entry: ScanEntry) {
+  const verdict = verdictOf(entry);
+  if (entry.undone) return headlines.undone;
+  if (verdict.result === 'unknown') return verdict.otherEvent ? headlines.wrongEvent : headlines.unknown;
+  return headlines[verdict.result];
+}
+
+const timeOf = (intl: IntlShape, at: string) => intl.formatTime(at, { hour: 'numeric', minute: '2-digit' });
+
+/**
+ * What a screen reader says of a scan, once: the headline, the holder, the ticket type and, for a
+ * ticket already checked in, when and where. The scanner's one live region says it (scan-desk.tsx).
+ */
+export function verdictSentence(intl: IntlShape, entry: ScanEntry): string {
+  const verdict = verdictOf(entry);
+  const first =
+    !entry.undone && verdict.result === 'duplicate' && verdict.first
+      ? intl.formatMessage(
+          { id: 'scanner.verdict.first', defaultMessage: 'at {time} at {device}' },
+          { time: timeOf(intl, verdict.first.at), device: verdict.first.device },
+        )
+      : null;
+  return [intl.formatMessage(headlineOf(entry)), verdict.holderName, verdict.ticketTypeName, first].filter(Boolean).join('. ');
+}
+
 /** Mantine's shades of a colour, as the variables the verdict's CSS reads. */
 const shades = (color: string) =>
   Object.fromEntries([1, 6, 7, 9].map((shade) => [`--verdict-${shade}`, `var(--mantine-color-${color}-${shade})`]));
 
 /**
  * The verdict of the latest scan, big enough to read at arm's length, in colour and in words. Plain
- * elements (scan-verdict.module.css), not Mantine components: it is drawn on every scan.
+ * elements (scan-verdict.module.css), not Mantine components: it is drawn on every scan. Screen
+ * readers hear it from the scanner's live region, once (verdictSentence), not from this box.
  */
 export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () => void }) {
   const intl = useIntl();
@@ -34,11 +71,9 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
     const timer = setTimeout(() => setUndoOpen(false), Math.max(0, left));
     return () => clearTimeout(timer);
   }, [entry.scannedAt]);
-  const time = (at: string) => intl.formatTime(at, { hour: 'numeric', minute: '2-digit' });
 
   return (
     <div
-      role="alert"
       className={classes.verdict}
       style={shades(color)}
       data-testid="scan-verdict"
@@ -47,21 +82,7 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
       <div className={classes.headline}>
         <Icon size={40} className={entry.undone ? `${classes.icon} mirror-in-rtl` : classes.icon} aria-hidden />
         <p className={classes.result}>
-          {entry.undone ? (
-            <FormattedMessage id="scanner.verdict.undone" defaultMessage="Admission undone" />
-          ) : verdict.result === 'accepted' ? (
-            <FormattedMessage id="scanner.verdict.accepted" defaultMessage="Admitted" />
-          ) : verdict.result === 'provisional' ? (
-            <FormattedMessage id="scanner.verdict.provisional" defaultMessage="Admitted provisionally" />
-          ) : verdict.result === 'duplicate' ? (
-            <FormattedMessage id="scanner.verdict.duplicate" defaultMessage="Already checked in" />
-          ) : verdict.result === 'void' ? (
-            <FormattedMessage id="scanner.verdict.void" defaultMessage="Void — refunded or cancelled" />
-          ) : verdict.otherEvent ? (
-            <FormattedMessage id="scanner.verdict.wrongEvent" defaultMessage="Ticket of another event" />
-          ) : (
-            <FormattedMessage id="scanner.verdict.unknown" defaultMessage="Unknown ticket" />
-          )}
+          <FormattedMessage {...headlineOf(entry)} />
         </p>
       </div>
       {verdict.holderName && <p className={classes.name}>{verdict.holderName}</p>}
@@ -76,7 +97,7 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
           <FormattedMessage
             id="scanner.verdict.first"
             defaultMessage="at {time} at {device}"
-            values={{ time: time(verdict.first.at), device: verdict.first.device }}
+            values={{ time: timeOf(intl, verdict.first.at), device: verdict.first.device }}
           />
         </p>
       )}
