@@ -183,7 +183,7 @@ describe('two doors check people in, with and without a network', () => {
     const doorThree = await journey.newPage({ chromiumArgs: fakeCameraArgs(video), permissions: ['camera'] });
     await signIn(doorThree, olivia);
     await openScanner(doorThree, 'Door 3');
-    await doorThree.getByRole('button', { name: 'Scan with the camera' }).click();
+    await doorThree.getByRole('button', { name: 'Camera', exact: true }).click();
     await doorThree.getByLabel('Camera view for scanning QR codes').waitFor();
     await expect.poll(() => verdict(doorThree).getAttribute('data-result'), { timeout: 20_000 }).toBe('duplicate');
     await verdict(doorThree).getByText('Olivia Organizer').waitFor();

@@ -1,12 +1,14 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations } from './support/accessibility';
 import { callAs, screenshots } from './support/browser';
 import { catalogText } from './support/catalog';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
 // Every main screen in each of Admit's six languages: the page says its language and direction,
-// shows the catalog's words, and no button's label is cut off. With SCREENSHOT_DIR set, each
+// shows the catalog's words, no button's label is cut off, and axe-core finds no serious or
+// critical WCAG 2.2 AA violation. With SCREENSHOT_DIR set, each
 // screen is kept at phone and desktop widths for a person to look at.
 
 const locales = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
@@ -69,6 +71,7 @@ describe('the main screens in six languages', () => {
       await page.setViewportSize({ width: 390, height: 900 });
       expect(await clippedButtons(), `${name} at 390 px`).toEqual([]);
       await page.setViewportSize({ width: 1280, height: 900 });
+      expect(await accessibilityViolations(page), `${name} in ${locale}`).toEqual([]);
       await screenshots(page, `languages-${locale}-${name}`);
     }
   });

@@ -1,12 +1,58 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 
 const api = `http://localhost:${process.env.PORT ?? 3000}`;
 
+/**
+ * The screens that must open with no network even if never opened before on this device: the app
+ * shell and the public pages (the entry chunk), My tickets, the scanner, and what they load lazily.
+ * Every other chunk is cached when first used (decision 0042).
+ */
+const offlineScreens = [
+  /src\/features\/tickets\/my-tickets-page\.tsx$/,
+  /src\/features\/tickets\/order-ticket-holders\.tsx$/,
+  /src\/features\/checkin\/scanner-page\.tsx$/,
+  /src\/features\/checkin\/camera-scanner\.tsx$/,
+  /src\/features\/checkout\/ticket-picker\.tsx$/,
+  /src\/app\/(more-styles|account-menu)\.ts/,
+  /src\/features\/account\/(display-name|account-language)\.tsx$/,
+  /@mantine\/notifications\/esm\/index\.mjs$/,
+];
+
+/** The built files of the entry and of `offlineScreens`, with everything they import statically and their CSS. */
+function offlineShell(): Plugin & { files: Set<string> } {
+  const files = new Set<string>();
+  return {
+    name: 'admit:offline-shell',
+    apply: 'build',
+    files,
+    generateBundle(_options, bundle) {
+      files.clear();
+      const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+      const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+      const add = (fileName: string) => {
+        if (files.has(fileName)) return;
+        files.add(fileName);
+        const chunk = byName.get(fileName);
+        if (!chunk) return;
+        for (const css of chunk.viteMetadata?.importedCss ?? []) files.add(css);
+        for (const asset of chunk.viteMetadata?.importedAssets ?? []) files.add(asset);
+        chunk.imports.forEach(add);
+      };
+      for (const chunk of chunks) {
+        if (chunk.isEntry || chunk.moduleIds.some((id) => offlineScreens.some((screen) => screen.test(id)))) add(chunk.fileName);
+      }
+    },
+  };
+}
+
+const shell = offlineShell();
+
 export default defineConfig({
   plugins: [
     react(),
+    shell,
     // The app shell (HTML, scripts, styles, message catalogs) cached by a service worker, so that a
     // reload with no network opens the app; the data comes from the offline cache (lib/offline-cache).
     VitePWA({
@@ -33,10 +79,26 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png}'],
+        // Of the built chunks, only the offline screens' (`offlineShell`); the page, icons and the
+        // service worker's registration are outside assets/ and always kept.
+        manifestTransforms: [
+          (entries) => ({
+            manifest: entries.filter((entry) => !entry.url.startsWith('assets/') || shell.files.has(entry.url)),
+            warnings: [],
+          }),
+        ],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
         // The Japanese and Arabic fonts come in a few hundred files by Unicode range (8 MB in all):
         // kept once a page has used them, never fetched ahead.
         runtimeCaching: [
+          // The other screens' chunks and the other languages' catalogs, kept once used. Their names
+          // change with their content, so a kept one never goes stale. The page puts there too what
+          // it loaded before the worker took control (lib/keep-loaded-assets.ts).
+          {
+            urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && /\.(js|css)$/.test(url.pathname),
+            handler: 'CacheFirst',
+            options: { cacheName: 'admit-assets', expiration: { maxEntries: 200 } },
+          },
           {
             urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.woff2'),
             handler: 'CacheFirst',

@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { accessibilityViolations } from './accessibility';
 import { freePort, startAdmit, type AdmitServer } from './admit-server';
 import { launchChromium, newPage } from './browser';
 
@@ -16,6 +17,11 @@ export interface JourneyOptions {
   env?: ServerEnv | ((server: { port: number }) => ServerEnv | Promise<ServerEnv>);
   /** Context options of every page (its time zone, say); a page's own options win over them. */
   context?: BrowserContextOptions;
+  /**
+   * Whether axe-core checks the screen each step ends on (true unless said). A journey whose screens
+   * still have known violations says false, with what they are: docs/product.md lists them.
+   */
+  accessibilityAudit?: boolean;
   /** Runs on every new context before its page goes anywhere, e.g. to route a host this machine cannot reach. */
   prepareContext?: (context: BrowserContext) => Promise<unknown>;
 }
@@ -49,6 +55,7 @@ export function useJourney(options: JourneyOptions = {}): Journey {
   let server: AdmitServer | undefined;
   const browsers: Browser[] = [];
   let sharedBrowser: Promise<Browser> | undefined;
+  const pages: Page[] = [];
 
   const running = () => {
     if (!server) throw new Error('The journey has not started: use it in tests and hooks, not while they are collected');
@@ -70,6 +77,17 @@ export function useJourney(options: JourneyOptions = {}): Journey {
     await startServer();
   });
 
+  // Every screen a journey's step ends on, on every page still open, passes axe-core's WCAG 2.2 AA
+  // rules without a serious or critical violation (support/accessibility.ts).
+  afterEach(async (context) => {
+    if (options.accessibilityAudit === false || context.task.result?.state === 'fail') return;
+    for (const page of pages) {
+      if (page.isClosed() || !page.url().startsWith(server?.url ?? '-')) continue;
+      const violations = await accessibilityViolations(page).catch(() => [] as string[]);
+      expect(violations, `axe-core on ${new URL(page.url()).pathname} after “${context.task.name}”`).toEqual([]);
+    }
+  });
+
   afterAll(async () => {
     for (const browser of browsers) await browser.close();
     await server?.stop();
@@ -87,6 +105,7 @@ export function useJourney(options: JourneyOptions = {}): Journey {
       const browser = chromiumArgs ? await launch(chromiumArgs) : await (sharedBrowser ??= launch());
       const page = await newPage(browser, running().url, { ...options.context, ...contextOptions });
       await options.prepareContext?.(page.context());
+      pages.push(page);
       return page;
     },
     async stopServer(signal = 'SIGTERM') {

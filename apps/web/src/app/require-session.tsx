@@ -13,7 +13,10 @@ export function RequireSession({ children }: { children: ReactNode }) {
   if (session.isPending) {
     return (
       <Center py="xl">
-        <Loader aria-label={intl.formatMessage({ id: 'session.loading', defaultMessage: 'Checking your session' })} />
+        <Loader
+          role="status"
+          aria-label={intl.formatMessage({ id: 'session.loading', defaultMessage: 'Checking your session' })}
+        />
       </Center>
     );
   }

@@ -1,37 +1,42 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { createRootRouteWithContext, createRoute, createRouter } from '@tanstack/react-router';
 import { FormattedMessage } from 'react-intl';
 import { z } from 'zod';
-import { TicketPicker } from '../features/checkout/ticket-picker';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
 import { BackLink, ButtonLink } from '../lib/links';
+import { lazyPart, lazyScreen, withMoreStyles } from './lazy-screen';
 import { NotFound } from './not-found';
 import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
 import { Shell } from './shell';
 
 // The public pages load first; the rest of the app comes in its own chunks when first visited.
-const SignInPage = lazyRouteComponent(() => import('../features/account/sign-in-page'), 'SignInPage');
-const SignUpPage = lazyRouteComponent(() => import('../features/account/sign-up-page'), 'SignUpPage');
-const ForgotPasswordPage = lazyRouteComponent(() => import('../features/account/forgot-password-page'), 'ForgotPasswordPage');
-const ResetPasswordPage = lazyRouteComponent(() => import('../features/account/reset-password-page'), 'ResetPasswordPage');
-const AccountPage = lazyRouteComponent(() => import('../features/account/account-page'), 'AccountPage');
-const MyTicketsPage = lazyRouteComponent(() => import('../features/tickets/my-tickets-page'), 'MyTicketsPage');
-const OrgsPage = lazyRouteComponent(() => import('../features/orgs/orgs-page'), 'OrgsPage');
-const MembersPage = lazyRouteComponent(() => import('../features/orgs/members-page'), 'MembersPage');
-const OrgEventsPage = lazyRouteComponent(() => import('../features/events/org-events-page'), 'OrgEventsPage');
-const EventEditorPage = lazyRouteComponent(() => import('../features/events/event-editor-page'), 'EventEditorPage');
-const OrderPage = lazyRouteComponent(() => import('../features/checkout/order-page'), 'OrderPage');
-const OrderTicketHolders = lazyRouteComponent(() => import('../features/tickets/order-ticket-holders'), 'OrderTicketHolders');
-const ScannerPage = lazyRouteComponent(() => import('../features/checkin/scanner-page'), 'ScannerPage');
-const CheckInSummary = lazyRouteComponent(() => import('../features/checkin/check-in-summary'), 'CheckInSummary');
-const EventOrders = lazyRouteComponent(() => import('../features/orders/event-orders'), 'EventOrders');
-const OrderDetailPage = lazyRouteComponent(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
-const EventExports = lazyRouteComponent(() => import('../features/exports/event-exports'), 'EventExports');
-const EventAnalyticsPage = lazyRouteComponent(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
-const OrgAnalyticsPage = lazyRouteComponent(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
-const ImportPage = lazyRouteComponent(() => import('../features/imports/import-page'), 'ImportPage');
+// The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
+// event is (decision 0042).
+const loadTicketPicker = withMoreStyles(() => import('../features/checkout/ticket-picker'));
+const TicketPicker = lazyPart(async () => (await loadTicketPicker()).TicketPicker);
+const AccessibilityPage = lazyScreen(() => import('../features/accessibility/accessibility-page'), 'AccessibilityPage');
+const SignInPage = lazyScreen(() => import('../features/account/sign-in-page'), 'SignInPage');
+const SignUpPage = lazyScreen(() => import('../features/account/sign-up-page'), 'SignUpPage');
+const ForgotPasswordPage = lazyScreen(() => import('../features/account/forgot-password-page'), 'ForgotPasswordPage');
+const ResetPasswordPage = lazyScreen(() => import('../features/account/reset-password-page'), 'ResetPasswordPage');
+const AccountPage = lazyScreen(() => import('../features/account/account-page'), 'AccountPage');
+const MyTicketsPage = lazyScreen(() => import('../features/tickets/my-tickets-page'), 'MyTicketsPage');
+const OrgsPage = lazyScreen(() => import('../features/orgs/orgs-page'), 'OrgsPage');
+const MembersPage = lazyScreen(() => import('../features/orgs/members-page'), 'MembersPage');
+const OrgEventsPage = lazyScreen(() => import('../features/events/org-events-page'), 'OrgEventsPage');
+const EventEditorPage = lazyScreen(() => import('../features/events/event-editor-page'), 'EventEditorPage');
+const OrderPage = lazyScreen(() => import('../features/checkout/order-page'), 'OrderPage');
+const OrderTicketHolders = lazyScreen(() => import('../features/tickets/order-ticket-holders'), 'OrderTicketHolders');
+const ScannerPage = lazyScreen(() => import('../features/checkin/scanner-page'), 'ScannerPage');
+const CheckInSummary = lazyScreen(() => import('../features/checkin/check-in-summary'), 'CheckInSummary');
+const EventOrders = lazyScreen(() => import('../features/orders/event-orders'), 'EventOrders');
+const OrderDetailPage = lazyScreen(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
+const EventExports = lazyScreen(() => import('../features/exports/event-exports'), 'EventExports');
+const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
+const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
+const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
   component: Shell,
@@ -104,11 +109,27 @@ const accountRoute = createRoute({
 const publicEventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/e/$slug',
+  // Not awaited: the page renders at once, the picker's chunk and styles come while the event is fetched.
+  loader: () => {
+    void loadTicketPicker();
+  },
   component: function PublicEventRoute() {
     const { slug } = publicEventRoute.useParams();
     // The event page shows the event; checkout owns choosing and taking tickets.
-    return <PublicEventPage slug={slug} tickets={(event) => <TicketPicker event={event} />} />;
+    return (
+      <PublicEventPage
+        slug={slug}
+        // No boundary of its own: the event shows with its tickets, as one page, once both are in.
+        tickets={(event) => <TicketPicker event={event} />}
+      />
+    );
   },
+});
+
+const accessibilityRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/accessibility',
+  component: AccessibilityPage,
 });
 
 const myTicketsRoute = createRoute({
@@ -303,6 +324,7 @@ const routeTree = rootRoute.addChildren([
   orderDetailRoute,
   eventAnalyticsRoute,
   orgAnalyticsRoute,
+  accessibilityRoute,
 ]);
 
 export const router = createRouter({

@@ -1,31 +1,30 @@
 import { AnchorLink, ButtonLink } from '../lib/links';
-import {
-  ActionIcon,
-  AppShell,
-  Box,
-  Burger,
-  Container,
-  Group,
-  Menu,
-  NativeSelect,
-  Stack,
-  Text,
-  UnstyledButton,
-} from '@mantine/core';
-import { shownContact } from '@admit/shared/people';
-import { IconUser } from '@tabler/icons-react';
+import { AppShell, Box, Burger, Container, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { Outlet, useNavigate } from '@tanstack/react-router';
+import { Outlet } from '@tanstack/react-router';
+import { Suspense } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { authClient, useSession } from '../lib/auth-client';
+import { useSession } from '../lib/auth-client';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
-import { liveClient } from '../lib/live';
-import { clearOfflineData } from '../lib/offline-cache';
-import { AccountLanguage } from '../features/account/account-language';
-import { NamePrompt } from '../features/account/display-name';
+import { lazyPart } from './lazy-screen';
 import { OfflineNotice } from './offline-notice';
+
+// What only a signed-in person sees comes in chunks of its own, after the first paint (decision 0042).
+const SignedInMenu = lazyPart(async () => (await import('./account-menu')).SignedInMenu);
+const NamePrompt = lazyPart(async () => (await import('../features/account/display-name')).NamePrompt);
+const AccountLanguage = lazyPart(async () => (await import('../features/account/account-language')).AccountLanguage);
+
+/** The prompts and the language sync a signed-in person gets on every page; nothing for a visitor. */
+function SignedInExtras() {
+  const session = useSession();
+  if (!session.data) return null;
+  return (
+    <Suspense fallback={null}>
+      <NamePrompt />
+      <AccountLanguage />
+    </Suspense>
+  );
+}
 
 function LocaleSwitcher() {
   const intl = useIntl();
@@ -71,10 +70,7 @@ function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
 }
 
 function AccountMenu() {
-  const intl = useIntl();
   const session = useSession();
-  const navigate = useNavigate();
-  const queryClient = useQueryClient();
   if (session.isPending) return null;
   if (!session.data) {
     return (
@@ -88,62 +84,10 @@ function AccountMenu() {
       </Group>
     );
   }
-  const signOut = async () => {
-    // Writes still waiting for the network (door scans) would be lost: they need this session.
-    // (Counted when asked, not watched: the menu is not re-rendered for every scan at a door.)
-    const waiting = queryClient.getMutationCache().findAll({ status: 'pending' }).length;
-    if (waiting > 0) {
-      notifications.show({
-        color: 'orange',
-        message: intl.formatMessage(
-          {
-            id: 'shell.signOut.waiting',
-            defaultMessage:
-              '{count, plural, one {# scan is} other {# scans are}} still waiting for the network. Sign out once they have synced.',
-          },
-          { count: waiting },
-        ),
-      });
-      return;
-    }
-    // Whether or not the server can be reached: this device forgets the person now.
-    await authClient.signOut().catch(() => undefined);
-    await clearOfflineData(queryClient);
-    liveClient.reconnect();
-    await navigate({ to: '/' });
-  };
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <UnstyledButton aria-label={intl.formatMessage({ id: 'shell.account', defaultMessage: 'Account menu' })}>
-          <ActionIcon component="span" variant="light" radius="xl" size="lg">
-            {session.data.user.name.trim() ? (
-              session.data.user.name.trim().slice(0, 1).toUpperCase()
-            ) : (
-              <IconUser size={18} aria-hidden />
-            )}
-          </ActionIcon>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>
-          {session.data.user.name.trim() && (
-            <Text size="sm" fw={600} c="var(--mantine-color-text)">
-              {session.data.user.name}
-            </Text>
-          )}
-          <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {shownContact(session.data.user.email)}
-          </Text>
-        </Menu.Label>
-        <Menu.Item onClick={() => void navigate({ to: '/account' })}>
-          <FormattedMessage id="shell.accountPage" defaultMessage="Account" />
-        </Menu.Item>
-        <Menu.Item onClick={() => void signOut()}>
-          <FormattedMessage id="shell.signOut" defaultMessage="Sign out" />
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={null}>
+      <SignedInMenu user={session.data.user} />
+    </Suspense>
   );
 }
 
@@ -203,9 +147,13 @@ export function Shell() {
       <AppShell.Main>
         <Container size="lg" py="md">
           <OfflineNotice />
-          <NamePrompt />
-          <AccountLanguage />
+          <SignedInExtras />
           <Outlet />
+          <Box component="footer" mt="xl" pt="md" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+            <AnchorLink to="/accessibility" size="sm" c="dimmed">
+              <FormattedMessage id="shell.accessibility" defaultMessage="Accessibility" />
+            </AnchorLink>
+          </Box>
         </Container>
       </AppShell.Main>
     </AppShell>

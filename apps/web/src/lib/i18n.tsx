@@ -1,6 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { IntlProvider, type IntlConfig } from 'react-intl';
-import en from '../locales/en.json';
 
 import {
   directionOf,
@@ -21,8 +20,11 @@ type Messages = IntlConfig['messages'];
  * (a machine without one would show empty boxes); the font files themselves are split by Unicode
  * range, and the browser fetches only the ranges a page shows.
  */
+// English is each message's own default text (en.json is extracted from it), so English needs no
+// catalog and the first paint carries none (decision 0042).
+const english: Messages = {};
 const loaders: Record<Locale, () => Promise<Messages>> = {
-  en: async () => en,
+  en: async () => english,
   de: async () => (await import('../locales/de.json')).default,
   fr: async () => (await import('../locales/fr.json')).default,
   es: async () => (await import('../locales/es.json')).default,
@@ -75,11 +77,16 @@ const LocaleContext = createContext<LocaleChoice>({ locale: 'en', setLocale: () 
 export function LocaleProvider({ children }: { children: ReactNode }) {
   const [locale, setLocaleState] = useState<Locale>(initialLocale);
   const [pseudo, setPseudoState] = useState(initialPseudo);
-  const [messages, setMessages] = useState<{ locale: Locale; messages: Messages }>({ locale: 'en', messages: en });
+  const [messages, setMessages] = useState<{ locale: Locale; messages: Messages }>({ locale: 'en', messages: english });
 
   useEffect(() => {
     let current = true;
-    const load = pseudo ? async () => (await import('./pseudo-locale')).pseudoLocalize(en) : loaders[locale];
+    const load = pseudo
+      ? async () => {
+          const [{ pseudoLocalize }, en] = await Promise.all([import('./pseudo-locale'), import('../locales/en.json')]);
+          return pseudoLocalize(en.default);
+        }
+      : loaders[locale];
     void load().then((loaded) => {
       if (current) setMessages({ locale, messages: loaded });
     });

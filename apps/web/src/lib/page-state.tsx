@@ -8,7 +8,7 @@ export function PageLoader() {
   const intl = useIntl();
   return (
     <Center py="xl">
-      <Loader aria-label={intl.formatMessage({ id: 'page.loading', defaultMessage: 'Loading' })} />
+      <Loader role="status" aria-label={intl.formatMessage({ id: 'page.loading', defaultMessage: 'Loading' })} />
     </Center>
   );
 }

@@ -172,6 +172,7 @@ export function PictureUpload({
           multiple={false}
           activateOnClick
           aria-label={label}
+          inputProps={{ 'aria-label': label }}
         >
           <Stack align="center" gap={4} py="md" style={{ pointerEvents: 'none' }}>
             <Text fw={500} ta="center">

@@ -78,7 +78,7 @@ const SearchResult = memo(function SearchResult({ row, onCheckIn }: { row: Atten
       </Table.Td>
       <ResultCell>
         {row.status === 'void' ? (
-          <Badge color="red">
+          <Badge color="red" variant="light">
             <FormattedMessage id="scanner.search.void" defaultMessage="Void" />
           </Badge>
         ) : row.checkedInAt ? (

@@ -80,25 +80,25 @@ function RecentResult({ result, undone }: { result: string; undone: boolean }) {
   switch (result) {
     case 'accepted':
       return (
-        <Badge color="green">
+        <Badge color="green" variant="light">
           <FormattedMessage id="scanner.result.accepted" defaultMessage="Admitted" />
         </Badge>
       );
     case 'duplicate':
       return (
-        <Badge color="orange">
+        <Badge color="orange" variant="light">
           <FormattedMessage id="scanner.result.duplicate" defaultMessage="Already checked in" />
         </Badge>
       );
     case 'void':
       return (
-        <Badge color="red">
+        <Badge color="red" variant="light">
           <FormattedMessage id="scanner.result.void" defaultMessage="Void" />
         </Badge>
       );
     default:
       return (
-        <Badge color="red">
+        <Badge color="red" variant="light">
           <FormattedMessage id="scanner.result.unknown" defaultMessage="Unknown" />
         </Badge>
       );

@@ -83,7 +83,8 @@ export const ScanDesk = memo(function ScanDesk({
               variant="default"
               onClick={() => setCamera((open) => !open)}
               aria-pressed={camera}
-              aria-label={intl.formatMessage({ id: 'scanner.camera', defaultMessage: 'Scan with the camera' })}
+              // Named by its visible word (WCAG's label in name); the longer hint is its description.
+              title={intl.formatMessage({ id: 'scanner.camera', defaultMessage: 'Scan with the camera' })}
               leftSection={<IconCamera aria-hidden />}
             >
               <FormattedMessage id="scanner.camera.short" defaultMessage="Camera" />

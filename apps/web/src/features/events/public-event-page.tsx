@@ -102,7 +102,7 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
               {event.status !== 'cancelled' && (
                 <Group gap="xs">
                   {event.remaining === 0 ? (
-                    <Badge color="red">
+                    <Badge color="red" variant="light">
                       <FormattedMessage id="event.soldOut" defaultMessage="Sold out" />
                     </Badge>
                   ) : (

@@ -1,0 +1,21 @@
+import { lazyRouteComponent } from '@tanstack/react-router';
+import { lazy, type ComponentType } from 'react';
+
+/**
+ * Loads a screen's chunk together with the Mantine styles the first paint left out
+ * (app/mantine-more.css), so that no lazy screen draws before its components' styles are in. One
+ * shared chunk: the second lazy screen finds it loaded (decision 0042).
+ */
+export function withMoreStyles<T>(load: () => Promise<T>): () => Promise<T> {
+  return async () => (await Promise.all([load(), import('./more-styles')]))[0];
+}
+
+/** A route's lazy component, with the styles it needs. */
+export function lazyScreen<T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) {
+  return lazyRouteComponent(withMoreStyles(load), name);
+}
+
+/** A lazy part of a screen (React.lazy), with the styles it needs. */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return lazy(withMoreStyles(async () => ({ default: await load() })));
+}
