@@ -1,7 +1,7 @@
 import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
 import { defaultLocale, isLocale, type Locale } from '@admit/shared/locales';
 import { formatOrderReference } from '@admit/shared/orders';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
@@ -17,9 +17,9 @@ import {
 import { organization } from '../../platform/auth/organization-schema';
 import { imageUrl, jpegVariantOf, variantBytes } from '../../platform/files/uploads';
 import type { FileStorage } from '../../platform/files/storage';
-import { event, ticketType } from '../events/schema';
+import { event } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { ticketsPdf } from '../tickets/tickets.api';
+import { ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
 import { cancellationRefundKey } from './refund-keys';
@@ -102,17 +102,6 @@ function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
   };
 }
 
-/** The names of the event's ticket types in the language its words are shown in, by ticket type id. */
-async function ticketTypeNamesIn(db: Db, found: Found, locale: Locale) {
-  const shownIn = localizeEvent(found.event, locale).locale;
-  const types = await db
-    .select({ id: ticketType.id, name: ticketType.name, nameTranslations: ticketType.nameTranslations })
-    .from(ticketType)
-    .where(eq(ticketType.eventId, found.event.id));
-  const names = new Map(types.map((type) => [type.id, localizeTicketTypeName(type, found.event.contentLocale, shownIn).name]));
-  return (ticketTypeId: string, name: string) => names.get(ticketTypeId) ?? name;
-}
-
 /**
  * Sends an email of an order once, and writes its "email sent" line on the order's timeline once:
  * also when an earlier try sent it and stopped (a worker killed) before writing the line. False
@@ -136,25 +125,17 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
   if (!canReceiveMail(found.order.email)) return false;
 
   const recipient = recipientOf(found, deps.publicUrl);
-  const nameOf = await ticketTypeNamesIn(deps.db, found, recipient.locale);
-  const lines = (await linesWithNames(deps.db, orderId)).map((line) => ({
+  // Ticket type names in the language the event's words are shown in (decision 0040).
+  const language = { contentLocale: found.event.contentLocale, shownIn: localizeEvent(found.event, recipient.locale).locale };
+  const lines = (await linesWithNames(deps.db, orderId)).map(({ nameTranslations, ...line }) => ({
     ...line,
-    ticketTypeName: nameOf(line.ticketTypeId, line.ticketTypeName),
+    ticketTypeName: localizeTicketTypeName(
+      { name: line.ticketTypeName, nameTranslations },
+      language.contentLocale,
+      language.shownIn,
+    ).name,
   }));
-  const tickets = (
-    await deps.db
-      .select({
-        id: ticket.id,
-        code: ticket.code,
-        holderName: ticket.holderName,
-        ticketTypeId: ticket.ticketTypeId,
-        ticketTypeName: ticketType.name,
-      })
-      .from(ticket)
-      .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-      .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
-      .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id))
-  ).map(({ ticketTypeId, ...shown }) => ({ ...shown, ticketTypeName: nameOf(ticketTypeId, shown.ticketTypeName) }));
+  const tickets = await validTicketsOf(deps.db, orderId, language);
   if (tickets.length === 0) throw new Error(`Order ${orderId} has no valid tickets to send`);
 
   const pictures = await picturesFor(deps, found);

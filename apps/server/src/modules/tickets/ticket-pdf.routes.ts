@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../platform/auth/auth';
 import { organization } from '../../platform/auth/organization-schema';
@@ -9,13 +9,13 @@ import { CallableError } from '../../platform/http/callable-error';
 import { contentDisposition } from '../../platform/http/content-disposition';
 import { sendError } from '../../platform/http/send-error';
 import { localeOf } from '../../platform/mail/compose';
-import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
+import { localizeEvent } from '@admit/shared/event-content';
 import { formatOrderReference } from '@admit/shared/orders';
 import { requireEventRole } from '../events/events.api';
-import { event, ticketType } from '../events/schema';
+import { event } from '../events/schema';
 import { order } from '../orders/schema';
-import { ticket } from './schema';
 import { ticketsPdf } from './ticket-pdf';
+import { validTicketsOf } from './valid-tickets';
 
 export interface TicketPdfRouteDeps {
   db: Db;
@@ -89,23 +89,7 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
     const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
     // The event's words in the PDF's language when the event has them, else in its main language.
     const shown = localizeEvent(found, locale);
-    const tickets = (
-      await deps.db
-        .select({
-          code: ticket.code,
-          holderName: ticket.holderName,
-          name: ticketType.name,
-          nameTranslations: ticketType.nameTranslations,
-        })
-        .from(ticket)
-        .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-        .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
-        .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id))
-    ).map((row) => ({
-      code: row.code,
-      holderName: row.holderName,
-      ticketTypeName: localizeTicketTypeName(row, found.contentLocale, shown.locale).name,
-    }));
+    const tickets = await validTicketsOf(deps.db, orderId, { contentLocale: found.contentLocale, shownIn: shown.locale });
     if (tickets.length === 0) return notFound(reply);
 
     const pdf = await ticketsPdf({

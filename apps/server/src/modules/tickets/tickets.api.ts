@@ -12,6 +12,7 @@ export {
 export { newTicketCode } from './ticket-code';
 export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
 export { ticketQrPng } from './ticket-qr';
+export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic } from './topics';

@@ -1,0 +1,30 @@
+import { localizeTicketTypeName } from '@admit/shared/event-content';
+import type { Locale } from '@admit/shared/locales';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import { ticketType } from '../events/schema';
+import { ticket } from './schema';
+
+/**
+ * An order's tickets that admit someone, in the event's order of ticket types, each with its
+ * holder and its ticket type's name in `shownIn` when the type has one in it, else in the event's
+ * main language (decision 0040): what the confirmation email and the PDF print.
+ */
+export async function validTicketsOf(db: Db, orderId: string, language: { contentLocale: Locale; shownIn: Locale }) {
+  const rows = await db
+    .select({
+      id: ticket.id,
+      code: ticket.code,
+      holderName: ticket.holderName,
+      name: ticketType.name,
+      nameTranslations: ticketType.nameTranslations,
+    })
+    .from(ticket)
+    .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+    .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
+    .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id));
+  return rows.map(({ name, nameTranslations, ...shown }) => ({
+    ...shown,
+    ticketTypeName: localizeTicketTypeName({ name, nameTranslations }, language.contentLocale, language.shownIn).name,
+  }));
+}
