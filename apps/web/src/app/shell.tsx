@@ -48,6 +48,9 @@ function LocaleSwitcher() {
   );
 }
 
+/** The header's buttons keep their words on one line (app.css lets other buttons wrap). */
+const oneLine = { label: { whiteSpace: 'nowrap' } } as const;
+
 function NavLinks({ onNavigate }: { onNavigate?: () => void }) {
   const session = useSession();
   return (
@@ -73,12 +76,13 @@ function AccountMenu() {
   const session = useSession();
   if (session.isPending) return null;
   if (!session.data) {
+    // One line, whatever the language: the header is one line high.
     return (
-      <Group gap="xs">
-        <ButtonLink to="/sign-in" variant="subtle" size="sm">
+      <Group gap="xs" wrap="nowrap">
+        <ButtonLink to="/sign-in" variant="subtle" size="sm" px="xs" styles={oneLine}>
           <FormattedMessage id="shell.signIn" defaultMessage="Sign in" />
         </ButtonLink>
-        <ButtonLink to="/sign-up" size="sm">
+        <ButtonLink to="/sign-up" size="sm" styles={oneLine}>
           <FormattedMessage id="shell.signUp" defaultMessage="Sign up" />
         </ButtonLink>
       </Group>
