@@ -14,8 +14,6 @@ const figure = (page: Page, label: string) =>
 describe('an organizer watches a campaign sell tickets on the dashboard, live', () => {
   // Views are counted every second here (a minute by default), so the dashboard catches up quickly.
   const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
     env: { ANALYTICS_AGGREGATE_SECONDS: '1' },
   });
   let organizer: Page;

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { readOutbox } from './support/outbox';
 import { defaultPassword, signUpAndVerify } from './support/sign-in';
@@ -108,6 +110,26 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     );
     for (const code of codes) expect(code).toMatch(/^[A-Za-z0-9_-]{28}$/);
     expect(new Set(codes).size).toBe(2);
+  });
+
+  it('offers the event for a calendar from My tickets: a file to download, and Google Calendar’s form filled in', async () => {
+    await buyer.getByRole('button', { name: 'Add to calendar' }).first().click();
+    const [download] = await Promise.all([
+      buyer.waitForEvent('download'),
+      buyer.getByRole('menuitem', { name: 'Apple Calendar, Outlook (.ics file)' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(/\.ics$/);
+    const ics = readFileSync((await download.path())!, 'utf8').replace(/\r\n /g, '');
+    expect(ics).toContain('SUMMARY:Late Jazz at the Harbour');
+    expect(ics).toContain(`URL:${journey.url}${eventPath}`);
+
+    await buyer.getByRole('button', { name: 'Add to calendar' }).first().click();
+    await screenshots(buyer, 'my-tickets-add-to-calendar');
+    const google = new URL((await buyer.getByRole('menuitem', { name: 'Google Calendar' }).getAttribute('href'))!);
+    expect(google.hostname).toBe('calendar.google.com');
+    expect(google.searchParams.get('text')).toBe('Late Jazz at the Harbour');
+    expect(google.searchParams.get('ctz')).toBe('Europe/Berlin');
+    await buyer.keyboard.press('Escape');
   });
 
   it('answers a request for more than remain with how many are left, and shows sold out when nothing is', async () => {

@@ -31,10 +31,7 @@ async function mapNameToGast(page: Page) {
 }
 
 describe('an organizer imports a guest list, fixes its errors, imports it, and imports it again', () => {
-  const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
-  });
+  const journey = useJourney();
   let page: Page;
   let eventId = '';
 

@@ -3,10 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { useJourney } from './support/journey';
 
 describe('a visitor who reads German and uses only the keyboard', () => {
-  const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
-  });
+  const journey = useJourney();
   let page: Page;
 
   beforeAll(async () => {

@@ -43,15 +43,27 @@ const savedQueries = (page: Page) =>
 
 async function expectOpened(page: Page, route: Route) {
   await page.getByRole('heading', { name: route.heading }).first().waitFor();
-  if (route.shows) await page.getByText(route.shows).first().waitFor();
+  if (route.shows) {
+    await page
+      .getByText(route.shows)
+      .first()
+      .waitFor()
+      .catch(async (error: Error) => {
+        const shown = (
+          await page
+            .locator('body')
+            .innerText()
+            .catch(() => '')
+        ).slice(0, 300);
+        throw new Error(`${route.path} does not show “${route.shows}” but “${shown}”: ${error.message}`);
+      });
+  }
   if (route.title) await expect.poll(() => page.title()).toBe(route.title);
   expect(await page.getByText(errorScreens).count(), `an error on ${route.path}`).toBe(0);
 }
 
 describe('an organizer who has seen every screen once opens each again with no network', () => {
   const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
     context: { timezoneId: 'Europe/Berlin' },
   });
   let organizer: Page;

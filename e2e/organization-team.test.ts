@@ -5,10 +5,7 @@ import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
 describe('an owner builds a door team by invitation, and roles change live', () => {
-  const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
-  });
+  const journey = useJourney();
   let owner: Page;
   let invitee: Page;
   let organizationPath = '';

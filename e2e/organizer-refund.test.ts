@@ -16,8 +16,6 @@ async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
 
 describe('an organizer refunds one ticket of a paid order and follows it on the order’s page', () => {
   const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
     context: { timezoneId: 'Europe/Berlin' },
   });
   let organizer: Page;

@@ -4,10 +4,7 @@ import { useJourney } from './support/journey';
 import { codeFromOutbox } from './support/outbox';
 
 describe('a new person signs in with a phone number and a texted code', () => {
-  const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
-  });
+  const journey = useJourney();
   let page: Page;
 
   beforeAll(async () => {

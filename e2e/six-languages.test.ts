@@ -8,8 +8,9 @@ import { signUpAndVerify } from './support/sign-in';
 
 // Every main screen in each of Admit's six languages: the page says its language and direction,
 // shows the catalog's words, no button's label is cut off, and axe-core finds no serious or
-// critical WCAG 2.2 AA violation. With SCREENSHOT_DIR set, each
-// screen is kept at phone and desktop widths for a person to look at.
+// critical WCAG 2.2 AA violation; then the same screens, and the buyer's and organizer's others, in
+// the dark scheme a system asks for. With SCREENSHOT_DIR set, each screen is kept at phone and
+// desktop widths for a person to look at.
 
 const locales = ['en', 'de', 'fr', 'es', 'ja', 'ar'] as const;
 
@@ -18,12 +19,14 @@ describe('the main screens in six languages', () => {
   let page: Page;
   let eventId = '';
   let slug = '';
+  let orderId = '';
+  let organizationId = '';
 
   beforeAll(async () => {
     page = await journey.newPage();
     await signUpAndVerify(page, { name: 'Olga Organizer', email: 'olga@example.test' });
     const call = callAs(page);
-    const { organizationId } = await call<{ organizationId: string }>('orgs.create', { name: 'Salle Pleyel' });
+    ({ organizationId } = await call<{ organizationId: string }>('orgs.create', { name: 'Salle Pleyel' }));
     ({ eventId, slug } = await call<{ eventId: string; slug: string }>('events.create', {
       organizationId,
       title: 'Jazz night',
@@ -40,7 +43,7 @@ describe('the main screens in six languages', () => {
       price: 2500,
     });
     await call('events.publish', { eventId });
-    await call('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 1 }] });
+    ({ orderId } = await call<{ orderId: string }>('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 1 }] }));
   });
 
   /** Labels of buttons whose text is wider than the button shows. */
@@ -74,5 +77,49 @@ describe('the main screens in six languages', () => {
       expect(await accessibilityViolations(page), `${name} in ${locale}`).toEqual([]);
       await screenshots(page, `languages-${locale}-${name}`);
     }
+  });
+
+  it('follows the system into the dark scheme, every screen as readable as in the light one', async () => {
+    await page.evaluate(() => localStorage.setItem('admit.locale', 'en'));
+    await page.emulateMedia({ colorScheme: 'dark' });
+    // The scanner asks once for this device's name; its desk is the screen looked at below.
+    await page.goto(`/manage/events/${eventId}/scan`);
+    await page.getByRole('textbox', { name: 'Scanner name' }).fill('Door 1');
+    await page.getByRole('button', { name: 'Start scanning' }).click();
+    const screens: [string, string, string][] = [
+      ['home', '/', 'Upcoming events'],
+      ['event', `/e/${slug}`, 'Jazz night'],
+      ['order', `/orders/${orderId}`, 'Your order'],
+      ['my-tickets', '/tickets', 'My tickets'],
+      ['organization', `/manage/orgs/${organizationId}`, 'Salle Pleyel'],
+      ['editor', `/manage/events/${eventId}`, 'Ticket types'],
+      ['event-orders', `/manage/events/${eventId}/orders/${orderId}`, 'Payment'],
+      ['scanner', `/manage/events/${eventId}/scan`, 'Check-in'],
+      ['analytics', `/manage/events/${eventId}/analytics`, 'From view to ticket'],
+      ['account', '/account', 'Account'],
+      ['accessibility', '/accessibility', 'Accessibility'],
+    ];
+    for (const [name, path, heading] of screens) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading }).first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.dataset.mantineColorScheme), name).toBe('dark');
+      // The page itself is dark, not only its words light: black's luminance is 0, white's 1.
+      expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor), name).toBe('rgb(36, 36, 36)');
+      expect(await accessibilityViolations(page), `${name} in the dark scheme`).toEqual([]);
+      await screenshots(page, `dark-${name}`);
+    }
+
+    // A form's errors, red on dark, are as readable as the rest.
+    const visitor = await journey.newPage({ colorScheme: 'dark' });
+    await visitor.goto('/sign-up');
+    await visitor.getByRole('button', { name: 'Create account' }).click();
+    await visitor.getByText('This field is required.').first().waitFor();
+    expect(await accessibilityViolations(visitor), 'sign-up errors in the dark scheme').toEqual([]);
+    await screenshots(visitor, 'dark-sign-up-errors');
+    await visitor.context().close();
+
+    // The system turns back to light: the page follows without a reload.
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.mantineColorScheme)).toBe('light');
   });
 });

@@ -60,8 +60,6 @@ window.Stripe = function Stripe(publishableKey) {
 describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure back to the order page', () => {
   let standIn: StripeStandIn;
   const journey = useJourney({
-    // axe-core still finds serious violations on screens of this journey (docs/product.md, 14).
-    accessibilityAudit: false,
     env: async () => {
       standIn = await startStripeStandIn();
       return {

@@ -29,6 +29,6 @@ export async function accessibilityViolations(page: Page): Promise<string[]> {
         `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
           .slice(0, 5)
           .map((node) => node.target.join(' '))
-          .join(', ')}`,
+          .join(', ')} — ${(violation.nodes[0]?.failureSummary ?? '').replace(/\s+/g, ' ')}`,
     );
 }

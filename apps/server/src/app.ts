@@ -18,7 +18,14 @@ import {
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
-import { eventCoverSlot, eventPageHead, eventsCallables, eventsLiveQueries, withHead } from './modules/events/events.api';
+import {
+  eventCoverSlot,
+  eventPageHead,
+  eventsCallables,
+  eventsLiveQueries,
+  registerCalendarRoute,
+  withHead,
+} from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
 import {
@@ -335,6 +342,7 @@ export async function buildApp(options: BuildAppOptions) {
   });
   if (!production) await registerDevOutbox(app, database.db);
   registerTicketPdfRoute(app, { db: database.db, storage, getUser: (request) => sessions.userOf(request) });
+  registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
   registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
   const pictureDeps = {
     db: database.db,

@@ -58,7 +58,7 @@ function ThemedApp() {
     [close],
   );
   return (
-    <MantineProvider theme={themed} defaultColorScheme="light">
+    <MantineProvider theme={themed} defaultColorScheme="auto">
       <Suspense fallback={null}>
         <Notifications position="top-center" />
       </Suspense>

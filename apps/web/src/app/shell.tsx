@@ -116,7 +116,7 @@ export function Shell() {
                 aria-label={intl.formatMessage({ id: 'shell.menu', defaultMessage: 'Open navigation' })}
               />
               <AnchorLink to="/" underline="never" c="inherit">
-                <Text fw={800} size="xl" c="indigo.7">
+                <Text fw={800} size="xl" c="indigo">
                   <FormattedMessage id="shell.brand" defaultMessage="Admit" />
                 </Text>
               </AnchorLink>
@@ -153,7 +153,7 @@ export function Shell() {
           <OfflineNotice />
           <SignedInExtras />
           <Outlet />
-          <Box component="footer" mt="xl" pt="md" style={{ borderTop: '1px solid var(--mantine-color-gray-3)' }}>
+          <Box component="footer" mt="xl" pt="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
             <AnchorLink to="/accessibility" size="sm" c="dimmed">
               <FormattedMessage id="shell.accessibility" defaultMessage="Accessibility" />
             </AnchorLink>

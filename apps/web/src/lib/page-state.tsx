@@ -51,7 +51,7 @@ export function EmptyState({ title, children }: { title: ReactNode; children?: R
       py="xl"
       px="md"
       ta="center"
-      bd="1px dashed var(--mantine-color-gray-4)"
+      bd="1px dashed var(--mantine-color-default-border)"
       style={{ borderRadius: 'var(--mantine-radius-md)' }}
     >
       <Title order={3} size="h4">

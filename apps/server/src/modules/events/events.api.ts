@@ -1,5 +1,6 @@
 // The events module's surface: what other modules may call. Everything else in this folder is its own.
 export { canSeeEvent, findEvent, requireEventRole, type EventRecord } from './event-access';
+export { registerCalendarRoute } from './calendar.routes';
 export { titlesAndVenues } from './content-sql';
 export { eventCoverSlot } from './event-cover';
 export { eventPageHead, withHead } from './event-page-head';

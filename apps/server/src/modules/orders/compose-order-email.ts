@@ -1,3 +1,4 @@
+import { calendarFilePath, googleCalendarUrl, outlookCalendarUrl } from '@admit/shared/calendar';
 import type { Locale } from '@admit/shared/locales';
 import { formatMoney } from '@admit/shared/money';
 import { createElement } from 'react';
@@ -17,7 +18,7 @@ export interface OrderEmailRecipient {
   /** The buyer's name as they gave it. */
   name: string;
   currency: string;
-  event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  event: { id: string; slug: string; title: string; venue: string; startsAt: Date; endsAt: Date; timeZone: string };
   /** The server's public address: links in the email and the host in its footer. */
   publicUrl: string;
   /** The event's cover and its organization's logo, by absolute URL, where they have them. */
@@ -39,6 +40,32 @@ function renderEmail(to: string, subject: string, props: OrderEmailProps, attach
 }
 
 const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toString();
+
+/** "Add to calendar": the event's calendar file, and Google Calendar's and Outlook.com's forms filled in. */
+function calendarLinks(content: OrderEmailRecipient, intl: ReturnType<typeof mailIntl>) {
+  const { event } = content;
+  const eventUrl = new URL(`/e/${encodeURIComponent(event.slug)}`, content.publicUrl);
+  const entry = {
+    uid: `${event.id}@${eventUrl.hostname}`,
+    title: event.title,
+    startsAt: event.startsAt,
+    endsAt: event.endsAt,
+    timeZone: event.timeZone,
+    venue: event.venue,
+    url: eventUrl.toString(),
+  };
+  return {
+    label: intl.formatMessage(mailMessages.orderCalendar),
+    links: [
+      {
+        label: intl.formatMessage(mailMessages.orderCalendarFile),
+        url: new URL(calendarFilePath(event.slug, content.locale), content.publicUrl).toString(),
+      },
+      { label: 'Google', url: googleCalendarUrl(entry) },
+      { label: 'Outlook.com', url: outlookCalendarUrl(entry) },
+    ],
+  };
+}
 
 /**
  * What every email about an order starts from, with the buyer's name and the event's words as far
@@ -88,6 +115,7 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
       when: formatEventStart(content.locale, content.event.startsAt, content.event.timeZone),
       whereLabel: intl.formatMessage(mailMessages.orderWhere),
       venue: shown.venue,
+      calendar: calendarLinks(content, intl),
       lines: content.lines.map((line) => ({
         label: intl.formatMessage(mailMessages.orderLine, {
           quantity: line.quantity,

@@ -1,5 +1,6 @@
 import { directionOf, isLocale } from '@admit/shared/locales';
-import { Column, Heading, Hr, Img, Row, Section, Text } from '@react-email/components';
+import { Column, Heading, Hr, Img, Link, Row, Section, Text } from '@react-email/components';
+import { Fragment } from 'react';
 import { EmailFrame, emailStyles, type EmailImage } from '../../platform/mail/email-frame';
 
 export interface OrderSummaryProps {
@@ -9,6 +10,8 @@ export interface OrderSummaryProps {
   when: string;
   whereLabel: string;
   venue: string;
+  /** "Add to calendar" and where: a calendar file, Google Calendar, Outlook.com. */
+  calendar?: { label: string; links: { label: string; url: string }[] };
   /** Each line's words ("2 × Standing at €25.00 each") and its amount. */
   lines: { label: string; amount: string }[];
   totalLabel: string;
@@ -59,6 +62,7 @@ const styles = {
     wordBreak: 'break-all' as const,
   },
   rule: { borderColor: '#e9ecef', margin: '16px 0' },
+  link: { ...emailStyles.link, wordBreak: 'normal' as const },
 };
 
 /**
@@ -82,6 +86,23 @@ function OrderSummary({ end, ...props }: OrderSummaryProps & { end: 'left' | 'ri
           <Text style={styles.value}>{props.venue}</Text>
         </Column>
       </Row>
+      {props.calendar && (
+        <Row>
+          <Column style={styles.label}>{props.calendar.label}</Column>
+          <Column>
+            <Text style={styles.value}>
+              {props.calendar.links.map((link, index) => (
+                <Fragment key={link.url}>
+                  {index > 0 && ' · '}
+                  <Link href={link.url} style={styles.link}>
+                    {link.label}
+                  </Link>
+                </Fragment>
+              ))}
+            </Text>
+          </Column>
+        </Row>
+      )}
       <Hr style={styles.rule} />
       {props.lines.map((line, index) => (
         <Row key={index}>

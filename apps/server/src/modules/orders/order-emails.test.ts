@@ -160,6 +160,27 @@ describe('the confirmation email', () => {
     expect(message.html).toContain('href="http://localhost:3000/tickets"');
   });
 
+  it('offers the event for a calendar: its file in the buyer’s language, Google Calendar and Outlook.com', async () => {
+    const { orderId, buyer } = await paidOrder({ locale: 'de' });
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    const links = [...(message.html ?? '').matchAll(/href="([^"]+)"/g)].map(([, href]) => href!.replace(/&amp;/g, '&'));
+    const file = links.find((href) => href.endsWith('/calendar.ics?lang=de'));
+    expect(file).toMatch(/^http:\/\/localhost:3000\/files\/events\/[\w-]+\/calendar\.ics\?lang=de$/);
+    // The file the link names is there, with the event in it.
+    const response = await t.app.inject({ method: 'GET', url: new URL(file!).pathname + new URL(file!).search });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('SUMMARY:Jazz night');
+
+    const google = new URL(links.find((href) => href.startsWith('https://calendar.google.com/'))!);
+    expect(google.searchParams.get('text')).toBe('Jazz night');
+    expect(google.searchParams.get('dates')).toBe('20300110T180000Z/20300110T220000Z');
+    expect(google.searchParams.get('ctz')).toBe('Europe/Berlin');
+    expect(links.some((href) => href.startsWith('https://outlook.live.com/calendar/'))).toBe(true);
+    expect(message.text).toContain('Kalender');
+  });
+
   it('carries one inline QR image per ticket and every ticket’s code', async () => {
     const { orderId, buyer, tickets } = await paidOrder({ quantity: 3 });
     await sendOrderConfirmation(deps, orderId);

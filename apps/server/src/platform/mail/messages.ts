@@ -81,6 +81,8 @@ export const mailMessages = {
   orderReference: { id: 'mail.order.reference', defaultMessage: 'Order {reference}' },
   orderWhen: { id: 'mail.order.when', defaultMessage: 'When' },
   orderWhere: { id: 'mail.order.where', defaultMessage: 'Where' },
+  orderCalendar: { id: 'mail.order.calendar', defaultMessage: 'Calendar' },
+  orderCalendarFile: { id: 'mail.order.calendarFile', defaultMessage: 'Apple, Outlook (.ics)' },
   orderLine: { id: 'mail.order.line', defaultMessage: '{quantity, number} × {ticketType} at {unitPrice} each' },
   orderTotal: { id: 'mail.order.total', defaultMessage: 'Total' },
   orderTicketsHeading: { id: 'mail.order.ticketsHeading', defaultMessage: 'Your tickets' },

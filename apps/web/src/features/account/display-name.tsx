@@ -82,7 +82,7 @@ export function NameSection({ name }: { name: string }) {
           onSaved={() => setSaved(true)}
         />
         {saved && (
-          <Text size="sm" c="green.8" role="status">
+          <Text size="sm" c="green" role="status">
             <FormattedMessage id="account.name.saved" defaultMessage="Your name is saved." />
           </Text>
         )}

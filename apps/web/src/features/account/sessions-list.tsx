@@ -121,7 +121,13 @@ export function SessionsList({ currentSessionId }: { currentSessionId: string | 
             {ordered.map((session) => {
               const current = session.id === currentSessionId;
               return (
-                <Paper key={session.id} component="li" withBorder p="sm" bg={current ? 'indigo.0' : undefined}>
+                <Paper
+                  key={session.id}
+                  component="li"
+                  withBorder
+                  p="sm"
+                  bg={current ? 'var(--mantine-primary-color-light)' : undefined}
+                >
                   <Group justify="space-between" wrap="wrap" gap="sm">
                     <Stack gap={2}>
                       <Group gap="xs">

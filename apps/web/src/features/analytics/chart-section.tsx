@@ -3,6 +3,13 @@ import { useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 
 /**
+ * What every bar chart in a `ChartSection` is given: the drawing is for the eye, so it takes no focus
+ * (a focus stop inside aria-hidden content is one a screen reader cannot name). Its tooltips still
+ * follow the mouse.
+ */
+export const drawingOnly = { accessibilityLayer: false } as const;
+
+/**
  * A chart and the same numbers as a table. The chart is for the eye (hidden from screen readers);
  * the table is always there for them, and shown to everyone with the switch.
  */

@@ -11,7 +11,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { ScrollTable } from '../../lib/scroll-table';
 import { share, stepNames } from './analytics-format';
-import { AnalyticsNote, ChartSection, Figures } from './chart-section';
+import { AnalyticsNote, ChartSection, drawingOnly, Figures } from './chart-section';
 
 const messages = defineMessages({
   views: { id: 'analytics.views', defaultMessage: 'Views' },
@@ -123,6 +123,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
             data={report.funnel.map((row) => ({ name: intl.formatMessage(stepNames[row.step]), value: row.visitors }))}
             valueFormatter={(value) => `${number(value)} · ${share(intl, value, viewed)}`}
             barColor="blue.3"
+            barTextColor="black"
           />
         }
         table={
@@ -155,6 +156,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
               ]}
               withLegend
               tickLine="y"
+              barChartProps={drawingOnly}
               valueFormatter={number}
               yAxisProps={{ allowDecimals: false }}
             />
@@ -165,6 +167,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
               series={[{ name: 'revenue', label: labels.revenue, color: 'grape.6' }]}
               withLegend
               tickLine="y"
+              barChartProps={drawingOnly}
               valueFormatter={money}
               yAxisProps={{ width: 80 }}
             />
@@ -194,6 +197,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
             data={report.ticketTypes.map((row) => ({ name: row.name, value: row.tickets }))}
             valueFormatter={(value) => number(value)}
             barColor="teal.3"
+            barTextColor="black"
           />
         }
         table={
@@ -216,6 +220,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
             }))}
             valueFormatter={(value) => number(value)}
             barColor="indigo.3"
+            barTextColor="black"
           />
         }
         table={
@@ -252,6 +257,7 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
             dataKey="label"
             series={[{ name: 'admitted', label: labels.checkedIn, color: 'orange.6' }]}
             tickLine="y"
+            barChartProps={drawingOnly}
             valueFormatter={number}
             yAxisProps={{ allowDecimals: false }}
           />

@@ -32,7 +32,7 @@ export const PeopleFound = memo(function PeopleFound({
       {/* Always there, so that a screen reader hears it when the search finds no one. */}
       <div role="status">
         {nobody && (
-          <Text size="sm" c="gray.7">
+          <Text size="sm" c="dimmed">
             <FormattedMessage id="scanner.search.none" defaultMessage="No one found for “{query}”." values={{ query }} />
           </Text>
         )}

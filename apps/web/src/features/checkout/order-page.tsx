@@ -187,7 +187,6 @@ function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
 }
 
 function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid: () => void; confirming: boolean }) {
-  const intl = useIntl();
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const secondsLeft = useSecondsLeft(order.holdExpiresAt);
@@ -278,10 +277,6 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
           onClick={() => cancel.mutate()}
           loading={cancel.isPending}
           style={{ alignSelf: 'flex-start' }}
-          aria-label={intl.formatMessage({
-            id: 'order.cancel.label',
-            defaultMessage: 'Cancel this order and give the tickets back',
-          })}
         >
           <FormattedMessage id="order.cancel" defaultMessage="Cancel order" />
         </Button>

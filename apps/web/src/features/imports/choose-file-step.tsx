@@ -25,6 +25,7 @@ export function ChooseFileStep({
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const openRef = useRef<() => void>(null);
+  const fileLabel = intl.formatMessage({ id: 'imports.drop.label', defaultMessage: 'Guest list file (CSV)' });
   return (
     <Card withBorder padding="lg">
       <Stack gap="md">
@@ -39,7 +40,9 @@ export function ChooseFileStep({
           loading={step.kind === 'parsing'}
           openRef={openRef}
           activateOnClick
-          aria-label={intl.formatMessage({ id: 'imports.drop.label', defaultMessage: 'Guest list file (CSV)' })}
+          aria-label={fileLabel}
+          // The file input inside is what a screen reader reaches in a form: it needs the same name.
+          inputProps={{ 'aria-label': fileLabel }}
         >
           <Stack align="center" gap={4} py="lg" style={{ pointerEvents: 'none' }}>
             <Text fw={500} ta="center">

@@ -1,5 +1,5 @@
 import { formatOrderReference, orderDetail, type OrderDetailRow } from '@admit/shared/orders';
-import { Badge, Button, Card, Checkbox, Divider, Grid, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Card, Checkbox, Grid, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { personLabel, shownContact } from '@admit/shared/people';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -262,8 +262,12 @@ function PaymentCard({ order }: { order: OrderDetailRow }) {
               value={money(line.quantity * line.unitPrice)}
             />
           ))}
-          <Divider my={4} />
-          <Row label={<FormattedMessage id="orderDetail.total" defaultMessage="Total" />} value={money(order.total)} strong />
+          <Row
+            label={<FormattedMessage id="orderDetail.total" defaultMessage="Total" />}
+            value={money(order.total)}
+            strong
+            ruled
+          />
           {order.refundedAmount > 0 && (
             <>
               <Row
@@ -337,9 +341,25 @@ function RefundStatusBadge({ status }: { status: OrderDetailRow['refunds'][numbe
   );
 }
 
-function Row({ label, value, strong, color }: { label: ReactNode; value: string; strong?: boolean; color?: string }) {
+interface RowProps {
+  label: ReactNode;
+  value: string;
+  strong?: boolean;
+  color?: string;
+  /** A line above the row, as above a total (a rule of its own is not allowed between a list's terms). */
+  ruled?: boolean;
+}
+
+function Row({ label, value, strong, color, ruled }: RowProps) {
   return (
-    <Group justify="space-between" gap="xs" wrap="nowrap" align="baseline">
+    <Group
+      justify="space-between"
+      gap="xs"
+      wrap="nowrap"
+      align="baseline"
+      pt={ruled ? 6 : undefined}
+      style={ruled ? { borderBlockStart: '1px solid var(--mantine-color-default-border)' } : undefined}
+    >
       <Text component="dt" size="sm" fw={strong ? 600 : undefined}>
         {label}
       </Text>

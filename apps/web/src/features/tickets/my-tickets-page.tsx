@@ -10,6 +10,7 @@ import { useLocale } from '../../lib/i18n';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
+import { AddToCalendar } from './add-to-calendar';
 import { TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
 import { ticketsInOrder } from './tickets-in-order';
@@ -64,6 +65,9 @@ export function MyTicketsPage() {
                 <Text size="sm" c="dimmed" lang={ticket.shownIn} dir="auto">
                   {ticket.venue}
                 </Text>
+                {ticket.status === 'valid' && ticket.eventStatus !== 'cancelled' && Date.parse(ticket.endsAt) > openedAt && (
+                  <AddToCalendar event={ticket} />
+                )}
                 {ticket.status === 'valid' ? (
                   <TicketQr
                     code={ticket.code}
@@ -74,16 +78,21 @@ export function MyTicketsPage() {
                   />
                 ) : (
                   // A refunded ticket shows nothing to scan: a code on the screen would look valid.
-                  <Center w={180} h={180} bg="var(--mantine-color-gray-1)" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+                  <Center
+                    w={180}
+                    h={180}
+                    bg="var(--mantine-color-default-hover)"
+                    style={{ borderRadius: 'var(--mantine-radius-md)' }}
+                  >
                     <Stack gap={4} align="center" px="md">
-                      <Text fw={700} c="red.8">
+                      <Text fw={700} c="red">
                         {ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelled" defaultMessage="Event cancelled" />
                         ) : (
                           <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
                         )}
                       </Text>
-                      <Text size="sm" c="gray.7">
+                      <Text size="sm" c="dimmed">
                         {ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelledNote" defaultMessage="Your money is refunded in full." />
                         ) : (
