@@ -79,6 +79,8 @@ describe('a buyer and a door who use only the keyboard', () => {
     await tabTo(page, /^Show my tickets$/);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'My tickets' }).waitFor();
+    // The focus went with the person to the new screen's heading, where a screen reader starts reading.
+    await expect.poll(() => focused(page)).toBe('My tickets');
     code = (await page.getByRole('code').first().textContent())!.trim();
     expect(code.length).toBeGreaterThan(20);
   });

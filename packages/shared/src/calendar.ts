@@ -18,6 +18,38 @@ export interface CalendarEntry {
   cancelled?: boolean;
 }
 
+/**
+ * The calendar entry of an event as Admit at `publicUrl` shows it: its UID is the event's id at
+ * Admit's host (the same in the file, the email and My tickets), its link the event's public page.
+ */
+export function eventCalendarEntry(
+  event: {
+    id: string;
+    slug: string;
+    title: string;
+    venue: string;
+    startsAt: Date | string;
+    endsAt: Date | string;
+    timeZone: string;
+    description?: string;
+    cancelled?: boolean;
+  },
+  publicUrl: string,
+): CalendarEntry {
+  const url = new URL(`/e/${encodeURIComponent(event.slug)}`, publicUrl);
+  return {
+    uid: `${event.id}@${url.hostname}`,
+    title: event.title,
+    startsAt: new Date(event.startsAt),
+    endsAt: new Date(event.endsAt),
+    timeZone: event.timeZone,
+    venue: event.venue,
+    url: url.toString(),
+    description: event.description,
+    cancelled: event.cancelled,
+  };
+}
+
 /** 2030-03-14T19:00:00.000Z as iCalendar's UTC form, 20300314T190000Z. */
 const utcStamp = (date: Date) =>
   date

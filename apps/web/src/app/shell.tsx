@@ -2,12 +2,13 @@ import { AnchorLink, ButtonLink } from '../lib/links';
 import { AppShell, Box, Burger, Container, Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';
-import { Suspense } from 'react';
+import { Suspense, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../lib/auth-client';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { lazyPart } from './lazy-screen';
 import { OfflineNotice } from './offline-notice';
+import { useFocusOnNavigation } from './page-focus';
 
 // What only a signed-in person sees comes in chunks of its own, after the first paint (decision 0042).
 const SignedInMenu = lazyPart(async () => (await import('./account-menu')).SignedInMenu);
@@ -98,6 +99,8 @@ function AccountMenu() {
 export function Shell() {
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const main = useRef<HTMLElement>(null);
+  useFocusOnNavigation(main);
   return (
     <AppShell
       header={{ height: 60 }}
@@ -148,7 +151,7 @@ export function Shell() {
           </Stack>
         </AppShell.Navbar>
       )}
-      <AppShell.Main>
+      <AppShell.Main ref={main}>
         <Container size="lg" py="md">
           <OfflineNotice />
           <SignedInExtras />

@@ -1,4 +1,4 @@
-import { eventIcs } from '@admit/shared/calendar';
+import { eventCalendarEntry, eventIcs } from '@admit/shared/calendar';
 import { localizeEvent } from '@admit/shared/event-content';
 import { isLocale } from '@admit/shared/locales';
 import { and, eq, ne } from 'drizzle-orm';
@@ -39,18 +39,7 @@ export function registerCalendarRoute(app: FastifyInstance, deps: CalendarRouteD
       const asked = request.query.lang;
       const locale = isLocale(asked) ? asked : localeOf(request.headers.cookie, request.headers['accept-language']);
       const shown = localizeEvent(found, locale);
-      const url = new URL(`/e/${encodeURIComponent(slug)}`, deps.publicUrl);
-      const ics = eventIcs({
-        uid: `${found.id}@${url.hostname}`,
-        title: shown.title,
-        startsAt: found.startsAt,
-        endsAt: found.endsAt,
-        timeZone: found.timeZone,
-        venue: shown.venue,
-        url: url.toString(),
-        description: shown.description,
-        cancelled: found.status === 'cancelled',
-      });
+      const ics = eventIcs(eventCalendarEntry({ ...found, ...shown, cancelled: found.status === 'cancelled' }, deps.publicUrl));
       return reply
         .type('text/calendar; charset=utf-8')
         .header('content-disposition', contentDisposition('attachment', `${slug}.ics`))

@@ -1,4 +1,4 @@
-import { calendarFilePath, googleCalendarUrl, outlookCalendarUrl } from '@admit/shared/calendar';
+import { calendarFilePath, eventCalendarEntry, googleCalendarUrl, outlookCalendarUrl } from '@admit/shared/calendar';
 import type { Locale } from '@admit/shared/locales';
 import { formatMoney } from '@admit/shared/money';
 import { createElement } from 'react';
@@ -44,16 +44,7 @@ const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toStr
 /** "Add to calendar": the event's calendar file, and Google Calendar's and Outlook.com's forms filled in. */
 function calendarLinks(content: OrderEmailRecipient, intl: ReturnType<typeof mailIntl>) {
   const { event } = content;
-  const eventUrl = new URL(`/e/${encodeURIComponent(event.slug)}`, content.publicUrl);
-  const entry = {
-    uid: `${event.id}@${eventUrl.hostname}`,
-    title: event.title,
-    startsAt: event.startsAt,
-    endsAt: event.endsAt,
-    timeZone: event.timeZone,
-    venue: event.venue,
-    url: eventUrl.toString(),
-  };
+  const entry = eventCalendarEntry(event, content.publicUrl);
   return {
     label: intl.formatMessage(mailMessages.orderCalendar),
     links: [

@@ -1,4 +1,4 @@
-import { calendarFilePath, googleCalendarUrl, outlookCalendarUrl, type CalendarEntry } from '@admit/shared/calendar';
+import { calendarFilePath, eventCalendarEntry, googleCalendarUrl, outlookCalendarUrl } from '@admit/shared/calendar';
 import type { Locale } from '@admit/shared/locales';
 import { Button, Menu } from '@mantine/core';
 import { IconCalendarPlus } from '@tabler/icons-react';
@@ -22,15 +22,18 @@ export interface CalendarEvent {
  * and opens where the person's browser opens links.
  */
 export function AddToCalendar({ event }: { event: CalendarEvent }) {
-  const entry: CalendarEntry = {
-    uid: `${event.eventId}@${window.location.hostname}`,
-    title: event.eventTitle,
-    startsAt: new Date(event.startsAt),
-    endsAt: new Date(event.endsAt),
-    timeZone: event.timeZone,
-    venue: event.venue,
-    url: new URL(`/e/${encodeURIComponent(event.eventSlug)}`, window.location.origin).toString(),
-  };
+  const entry = eventCalendarEntry(
+    {
+      id: event.eventId,
+      slug: event.eventSlug,
+      title: event.eventTitle,
+      venue: event.venue,
+      startsAt: event.startsAt,
+      endsAt: event.endsAt,
+      timeZone: event.timeZone,
+    },
+    window.location.origin,
+  );
   return (
     <Menu position="bottom" withinPortal>
       <Menu.Target>
