@@ -7,12 +7,14 @@ const headingWait = 3_000;
 /**
  * Whether the focus is where the navigation left it, nowhere useful: on the page's body, on an
  * element the new screen removed, or outside the page's content (the header's link that was
- * followed, a menu's item). A screen that put the focus somewhere itself (the scanner's field)
- * keeps it.
+ * followed, a menu's item) and not in a dialog. A screen that put the focus somewhere itself (the
+ * scanner's field) keeps it.
  */
 function focusIsLost(main: HTMLElement) {
   const active = document.activeElement;
-  return !active || active === document.body || !active.isConnected || !main.contains(active);
+  if (!active || active === document.body || !active.isConnected) return true;
+  // A dialog opened meanwhile (drawn outside the page's content) keeps the focus it took.
+  return !main.contains(active) && !active.closest('[role="dialog"]');
 }
 
 function focusQuietly(element: HTMLElement) {
