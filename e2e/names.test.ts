@@ -71,10 +71,10 @@ describe('a buyer who signed in by email link names themself and the people thei
     // Right after checkout, the order's page asks who is coming.
     await buyer.goto(`/orders/${orderId}`);
     const holders = buyer.getByRole('heading', { name: 'Who is coming?' }).locator('xpath=..');
-    await expect.poll(() => holders.getByText('For Nora Names').count()).toBe(2);
+    await expect.poll(() => holders.getByText('For Nora Names').count(), { timeout: 10_000 }).toBe(2);
     await buyer.goto('/tickets');
     const cards = buyer.getByRole('listitem', { name: 'Standing ticket for Names Night' });
-    await expect.poll(() => cards.count()).toBe(2);
+    await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(2);
     await cards.nth(0).getByText('For Nora Names').waitFor();
 
     await cards.nth(1).getByRole('button', { name: 'Change the name on this Standing ticket' }).click();
