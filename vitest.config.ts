@@ -41,6 +41,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,
+          // What a journey waits for with expect.poll may take as long as what Playwright's locators
+          // wait for (10 s) on a loaded machine: the one-second default failed journeys under CI.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },
