@@ -1,11 +1,7 @@
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
-import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import {
@@ -18,14 +14,7 @@ import {
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
-import {
-  eventCoverSlot,
-  eventPageHead,
-  eventsCallables,
-  eventsLiveQueries,
-  registerCalendarRoute,
-  withHead,
-} from './modules/events/events.api';
+import { eventCoverSlot, eventsCallables, eventsLiveQueries, registerCalendarRoute } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
 import {
@@ -50,13 +39,13 @@ import { registerCallables } from './platform/http/callable';
 import { callableErrorFromDatabase } from './platform/http/callable-error';
 import { createOriginCheck } from './platform/http/origin';
 import { sendError } from './platform/http/send-error';
+import { registerWebApp } from './web-app';
 import { LiveHub, liveCloseCodes, type LiveSession } from './platform/live/live-hub';
 import { registerDevOutbox } from './platform/mail/dev-outbox';
 import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue';
 import { registerMetrics } from './platform/metrics/metrics';
 import type { JobServices } from './platform/jobs/job-services';
 import type { PaymentProvider } from './platform/payments/payment-provider';
-import { localeOf } from './platform/mail/compose';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
@@ -66,21 +55,6 @@ declare module 'fastify' {
     /** The analytics beacons waiting to be written (tests flush them). */
     beacons: BeaconWriter;
   }
-}
-
-/**
- * How long a browser may keep a file of the web app: Vite's content-hashed assets for a year;
- * the page, the service worker and the manifest never without asking (a new build must reach
- * everyone at once); the rest (icons) an hour.
- */
-export function cacheControlOf(relativePath: string): string {
-  const file = relativePath
-    .replace(/\.(br|gz)$/, '')
-    .split(path.sep)
-    .join('/');
-  if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable';
-  if (/^(index\.html|sw\.js|registerSW\.js|manifest\.webmanifest|workbox-[\w-]+\.js)$/.test(file)) return 'no-cache';
-  return 'public, max-age=3600';
 }
 
 /** Requests under way from which the web process counts as busy, and its own job workers wait. */
@@ -361,47 +335,7 @@ export async function buildApp(options: BuildAppOptions) {
   registerBeaconRoute(app, beaconIntake);
   beaconsFirst.take = beaconFastPath(beaconIntake, { trustProxy: config.TRUST_PROXY });
 
-  const distDir = options.webDistDir ?? webDist;
-  const hasWeb = existsSync(distDir);
-  if (hasWeb)
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      // The build wrote .br and .gz copies (scripts/precompress.mjs): sent to browsers that take them.
-      preCompressed: true,
-      cacheControl: false,
-      setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
-    });
-  const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
-  /** The built page, read once: the build does not change under a running server. */
-  let indexHtml: Promise<string> | undefined;
-  const indexFile = path.join(distDir, 'index.html');
-  app.setNotFoundHandler(async (request, reply) => {
-    const path = request.url.split('?')[0]!;
-    const isApi = apiPrefixes.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
-    if (request.method !== 'GET' || isApi || path.includes('.')) return sendError(reply, 'not-found', 'Not found');
-    if (!hasWeb)
-      return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
-    // A public event's page carries the event in its head, for links shared in chats and for search engines.
-    const eventPage = /^\/e\/([\w-]{1,120})\/?$/.exec(path);
-    if (eventPage) {
-      const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
-      // A failure to read the event leaves the page as the app's own: the app shows the event anyway.
-      const head = await eventPageHead(database.db, eventPage[1]!, locale, options.publicUrl).catch((error: unknown) => {
-        request.log.error({ err: error }, 'the head of an event page could not be made');
-        return null;
-      });
-      if (head)
-        return reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'accept-language, cookie')
-          .type('text/html; charset=utf-8')
-          .send(withHead(await (indexHtml ??= readFile(indexFile, 'utf8')), head));
-    }
-    // Client-side routes: deep links load the app, which routes itself.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
-  });
+  await registerWebApp(app, { distDir: options.webDistDir ?? webDist, db: database.db, publicUrl: options.publicUrl });
 
   return app;
 }

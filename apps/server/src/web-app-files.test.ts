@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cacheControlOf } from './app';
+import { cacheControlOf } from './web-app';
 import { createTestApp, type TestApp } from './testing/test-app';
 
 // The built web app as the server sends it: compressed once at build time (scripts/precompress.mjs,
