@@ -17,6 +17,7 @@ import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.
 import { eventCoverSlot, eventsCallables, eventsLiveQueries, registerCalendarRoute } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
+import { messagesCallables, messagesJobs, messagesLiveQueries } from './modules/messages/messages.api';
 import {
   orderDetailLiveQueries,
   ordersCallables,
@@ -69,10 +70,11 @@ export const callables = [
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
+  ...messagesCallables,
   setAccountLanguageCallable,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
-export const jobDefinitions = [...ordersJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];
+export const jobDefinitions = [...ordersJobs, ...messagesJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
@@ -81,6 +83,7 @@ export const liveQueries = [
   ...ticketsLiveQueries,
   ...checkinLiveQueries,
   ...analyticsLiveQueries,
+  ...messagesLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));

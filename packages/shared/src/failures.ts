@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { messageFailures } from './attendee-messages';
 import { eventChangeFailures } from './event-changes';
 import { eventFailures } from './events';
 import { orderFailures } from './orders';
@@ -17,6 +18,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...eventChangeFailures,
   ...orgFailures,
   ...ticketFailures,
+  ...messageFailures,
 ]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];

@@ -129,6 +129,15 @@ const failureMessages = untyped(
       defaultMessage:
         'Too many invitations were sent recently. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
     },
+    'no-recipients': {
+      id: 'error.reason.noRecipients',
+      defaultMessage: 'Nobody holds a valid ticket that matches your choice: there is no one to send this to.',
+    },
+    'too-many-messages': {
+      id: 'error.reason.tooManyMessages',
+      defaultMessage:
+        'Many messages were sent for this event in the last hour. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

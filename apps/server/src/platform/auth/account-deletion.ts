@@ -15,7 +15,7 @@ export const ownsOrganizationWithMembersCode = 'OWNS_ORGANIZATION_WITH_MEMBERS';
  * import the modules that own these tables. Refuses while the person owns an organization with an
  * event not yet ended that has a paid order, or one that has other members (who would be left
  * without an owner); otherwise erases their name and email from the orders
- * they placed and those orders' tickets, which stay valid. The erasure must happen before the
+ * they placed, those orders' tickets, which stay valid, and the records of the messages sent to them. The erasure must happen before the
  * deletion: afterwards `order.buyer_id` is null (ON DELETE SET NULL) and the orders are anonymous.
  */
 export async function prepareAccountDeletion(db: Db, userId: string) {
@@ -41,6 +41,12 @@ export async function prepareAccountDeletion(db: Db, userId: string) {
       message: 'You own an organization that has other members; transfer ownership to one of them first.',
     });
   await db.transaction(async (tx) => {
+    // The record of who got an organizer's message keeps that someone did, not who (nor sends to them now).
+    await tx.execute(sql`
+      update attendee_message_recipient
+      set name = ${deletedAccountPlaceholder}, email = 'deleted-' || md5(email), status = coalesce(status, 'unreachable')
+      where order_ids && array(select id from "order" where buyer_id = ${userId})
+        or email = (select lower(email) from "user" where id = ${userId})`);
     await tx.execute(sql`
       update ticket set holder_name = ${deletedAccountPlaceholder}, holder_email = ${deletedAccountPlaceholder}
       where order_id in (select id from "order" where buyer_id = ${userId})`);

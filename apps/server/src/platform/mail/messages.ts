@@ -140,6 +140,17 @@ export const mailMessages = {
   },
   cancelledFree: { id: 'mail.cancelled.free', defaultMessage: 'Your tickets were free, so there is nothing to refund.' },
 
+  attendeeMessageIntro: {
+    id: 'mail.attendeeMessage.intro',
+    defaultMessage: '{organizer} wrote to the ticket holders of {event} ({when}):',
+  },
+  attendeeMessageAction: { id: 'mail.attendeeMessage.action', defaultMessage: 'See the event' },
+  attendeeMessageFooter: {
+    id: 'mail.attendeeMessage.footer',
+    defaultMessage:
+      'Admit – tickets and check-in. You get this email because you hold a ticket for {event} by {organizer}; it was sent through {host}.',
+  },
+
   ticketPdfTitle: { id: 'ticketPdf.title', defaultMessage: 'Tickets for {event}' },
   ticketPdfPosition: { id: 'ticketPdf.position', defaultMessage: 'Ticket {index, number} of {count, number}' },
   ticketPdfAtTheDoor: {

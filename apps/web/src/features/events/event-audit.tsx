@@ -17,6 +17,10 @@ const actions = untyped(
     'event.end': { id: 'audit.event.end', defaultMessage: '{actor} marked the event as ended' },
     'event.cancel': { id: 'audit.event.cancel', defaultMessage: '{actor} cancelled the event' },
     'event.delete': { id: 'audit.event.delete', defaultMessage: '{actor} deleted the draft' },
+    'event.message': {
+      id: 'audit.event.message',
+      defaultMessage: '{actor} wrote to the ticket holders: “{target}”',
+    },
     'event.setContent': { id: 'audit.event.setContent', defaultMessage: '{actor} changed the languages of the event' },
     'ticketType.add': { id: 'audit.ticketType.add', defaultMessage: '{actor} added the ticket type “{target}”' },
     'ticketType.update': { id: 'audit.ticketType.update', defaultMessage: '{actor} changed {fields} of “{target}”' },

@@ -1,0 +1,113 @@
+import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
+import { localizeEvent } from '@admit/shared/event-content';
+import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/audit-log';
+import { organization } from '../../platform/auth/organization-schema';
+import { defineCallable } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { requireEventRole } from '../events/events.api';
+import { consumeQuotas, quotaKey } from '../orders/orders.api';
+import { checkAudience, countAudience, fixRecipients, recipientsPerBatch } from './audience';
+import { composeAttendeeMessage } from './compose-message';
+import { attendeeMessage } from './schema';
+import { sendMessageBatchJob } from './send-message';
+import { eventMessagesTopic } from './topics';
+
+/** How many messages an event's admins may send in an hour, together: a mistake repeated in a loop reaches nobody twenty times. */
+const messagesPerEventPerHour = 10;
+
+/** How many people a draft reaches now, and its email as the admin themself would get it. */
+export const previewMessageCallable = defineCallable(previewAttendeeMessage, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await checkAudience(ctx.db, found.id, input.audience);
+    const counts = await countAudience(ctx.db, found.id, input.audience);
+    const [organizer] = await ctx.db
+      .select({ name: organization.name })
+      .from(organization)
+      .where(eq(organization.id, found.organizationId));
+    const email = composeAttendeeMessage({
+      to: ctx.user.email,
+      locale: ctx.locale,
+      name: ctx.user.name,
+      subject: input.subject,
+      body: input.body,
+      organizer: organizer?.name ?? '',
+      event: { ...found, title: localizeEvent(found, ctx.locale).title },
+      publicUrl: ctx.publicUrl,
+    });
+    return { ...counts, email: { subject: email.subject, html: email.html ?? '', text: email.text } };
+  },
+});
+
+/**
+ * Sends a message: its people are fixed now, in the same transaction as the message and its jobs
+ * (one per ten people), so a message is either sent to all of them or, rolled back, to none.
+ */
+export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    const [existing] = await ctx.db
+      .select({ messageId: attendeeMessage.id, recipients: attendeeMessage.recipients })
+      .from(attendeeMessage)
+      .where(and(eq(attendeeMessage.eventId, found.id), eq(attendeeMessage.idempotencyKey, input.idempotencyKey)));
+    if (existing) return existing;
+    await checkAudience(ctx.db, found.id, input.audience);
+    const result = await ctx.db.transaction(async (tx) => {
+      const id = randomUUID();
+      await tx.insert(attendeeMessage).values({
+        id,
+        eventId: found.id,
+        subject: input.subject,
+        body: input.body,
+        audience: input.audience,
+        createdBy: ctx.user.id,
+        idempotencyKey: input.idempotencyKey,
+        recipients: 0,
+      });
+      const counts = await fixRecipients(tx, {
+        id,
+        eventId: found.id,
+        audience: input.audience,
+        fallbackLocale: found.contentLocale,
+      });
+      if (counts.recipients === 0)
+        throw new CallableError('failed-precondition', 'No valid ticket matches this audience', { reason: 'no-recipients' });
+      const wait = await consumeQuotas(tx, [
+        { key: quotaKey('messages.send:event', found.id), limit: messagesPerEventPerHour, windowSeconds: 3_600 },
+      ]);
+      if (wait !== null)
+        throw new CallableError('resource-exhausted', `Too many messages for this event; try again in ${wait} s`, {
+          reason: 'too-many-messages',
+          retryAfterSeconds: wait,
+        });
+      const waiting = counts.recipients - counts.unreachable;
+      await tx
+        .update(attendeeMessage)
+        .set({ recipients: counts.recipients, unreachable: counts.unreachable, ...(waiting === 0 ? { finishedAt: new Date() } : {}) })
+        .where(eq(attendeeMessage.id, id));
+      const batches = Math.ceil(counts.recipients / recipientsPerBatch);
+      await ctx.jobs.enqueueMany(
+        tx,
+        sendMessageBatchJob,
+        Array.from({ length: batches }, (_, batch) => ({ messageId: id, batch })),
+      );
+      await recordAudit(tx, {
+        organizationId: found.organizationId,
+        eventId: found.id,
+        actor: ctx.user,
+        action: 'event.message',
+        target: input.subject,
+        details: { recipients: counts.recipients },
+      });
+      return { messageId: id, recipients: counts.recipients };
+    });
+    ctx.publish(eventMessagesTopic(found.id));
+    return result;
+  },
+});
+
+export const messagesCallables = [previewMessageCallable, sendMessageCallable];
