@@ -36,6 +36,8 @@ const OrderDetailPage = lazyScreen(() => import('../features/orders/order-detail
 const EventExports = lazyScreen(() => import('../features/exports/event-exports'), 'EventExports');
 const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
 const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
+const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
+const OrderMessages = lazyScreen(() => import('../features/messages/order-messages'), 'OrderMessages');
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
 
 const rootRoute = createRootRouteWithContext<{ queryClient: QueryClient }>()({
@@ -159,6 +161,7 @@ const orderRoute = createRoute({
           orderId={orderId}
           returnedFromPayment={Boolean(search.paid || search.payment_intent)}
           holders={<OrderTicketHolders orderId={orderId} />}
+          messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
         />
       </RequireSession>
     );
@@ -279,6 +282,19 @@ const eventAnalyticsRoute = createRoute({
   },
 });
 
+const eventMessagesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/messages',
+  component: function EventMessagesRoute() {
+    const { eventId } = eventMessagesRoute.useParams();
+    return (
+      <RequireSession>
+        <EventMessagesPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
 const orgAnalyticsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage/orgs/$organizationId/analytics',
@@ -323,6 +339,7 @@ const routeTree = rootRoute.addChildren([
   importRoute,
   orderDetailRoute,
   eventAnalyticsRoute,
+  eventMessagesRoute,
   orgAnalyticsRoute,
   accessibilityRoute,
 ]);

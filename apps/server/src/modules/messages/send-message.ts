@@ -86,6 +86,7 @@ async function countProgress(services: JobServices, messageId: string) {
     const [counts] = await tx
       .select({
         sent: sql<number>`(count(*) filter (where ${attendeeMessageRecipient.status} = 'sent'))::int`,
+        unreachable: sql<number>`(count(*) filter (where ${attendeeMessageRecipient.status} = 'unreachable'))::int`,
         waiting: sql<number>`(count(*) filter (where ${attendeeMessageRecipient.status} is null))::int`,
       })
       .from(attendeeMessageRecipient)
@@ -94,6 +95,7 @@ async function countProgress(services: JobServices, messageId: string) {
       .update(attendeeMessage)
       .set({
         sent: Number(counts?.sent ?? 0),
+        unreachable: Number(counts?.unreachable ?? 0),
         finishedAt: Number(counts?.waiting ?? 0) === 0 ? sql`coalesce(${attendeeMessage.finishedAt}, now())` : null,
       })
       .where(eq(attendeeMessage.id, messageId));
@@ -104,7 +106,7 @@ export const sendMessageBatchJob = defineJob({
   name: 'messages.sendBatch',
   data: z.object({ messageId: z.string(), batch: z.number().int().nonnegative() }),
   retryLimit: 10,
-  retryDelaySeconds: 10,
+  retryDelaySeconds: 5,
   // Ten emails take a second or two, even through a slow mail relay: a try still running after
   // half a minute has died with its worker, and is tried again by another.
   expireInSeconds: 30,

@@ -31,11 +31,14 @@ export function OrderPage({
   orderId,
   returnedFromPayment,
   holders,
+  messages,
 }: {
   orderId: string;
   returnedFromPayment: boolean;
   /** Once paid: who each ticket is for (the tickets feature's). */
   holders?: ReactNode;
+  /** Once paid: what the organizer wrote to the holders of its tickets (the messages feature's). */
+  messages?: (eventId: string) => ReactNode;
 }) {
   const { rows, error } = useLiveQuery(myOrder, { orderId });
   const intl = useIntl();
@@ -97,6 +100,7 @@ export function OrderPage({
       {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
       <Outcome order={order} />
       {(order.status === 'paid' || order.status === 'partially_refunded') && holders}
+      {order.status !== 'pending' && order.status !== 'expired' && messages?.(order.eventId)}
     </Stack>
   );
 }

@@ -60,6 +60,11 @@ export function EventEditorPage({
               <FormattedMessage id="editor.analytics" defaultMessage="Sales and visitors" />
             </ButtonLink>
           )}
+          {isAdmin && event.status !== 'cancelled' && (
+            <ButtonLink to="/manage/events/$eventId/messages" params={{ eventId }} variant="default">
+              <FormattedMessage id="editor.messages" defaultMessage="Message attendees" />
+            </ButtonLink>
+          )}
           <ButtonLink to="/e/$slug" params={{ slug: event.slug }} variant="default">
             {event.status === 'draft' ? (
               <FormattedMessage id="editor.preview" defaultMessage="Preview page" />
