@@ -9,6 +9,10 @@ import { signUpAndVerify } from './support/sign-in';
 const shots = process.env.SCREENSHOT_DIR ?? '/tmp/shots';
 const german = catalogText('de');
 
+/** Waits for the page's transitions (a dialog fading in) to end, so a screenshot shows what a person sees. */
+const settled = (page: Page) =>
+  page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => null))));
+
 /** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
 async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
   const response = await page.request.post(`/fn/${name}`, { data: { data } });
@@ -93,6 +97,7 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
     await email.getByText('Hello Olivia Organizer,').waitFor();
     await email.getByText('Harbour Nights wrote to the ticket holders of Late Jazz at the Harbour', { exact: false }).waitFor();
     await email.getByText('The bar serves food until 21:00.').waitFor();
+    await settled(organizer);
     await organizer.screenshot({ path: `${shots}/messages-preview-1280.png` });
     await dialog.getByRole('button', { name: 'Send to 2 people' }).click();
     await dialog.waitFor({ state: 'hidden' });
@@ -108,7 +113,11 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
     const gretasRow = record.getByRole('row', { name: /Greta Gast/ });
     await gretasRow.getByText('Deutsch').waitFor();
     await gretasRow.getByText(/^Sent /).waitFor();
-    await record.getByRole('row', { name: /Bruno Buyer/ }).getByText('English').waitFor();
+    await record
+      .getByRole('row', { name: /Bruno Buyer/ })
+      .getByText('English')
+      .waitFor();
+    await settled(organizer);
     await organizer.screenshot({ path: `${shots}/messages-recipients-1280.png` });
     await organizer.keyboard.press('Escape');
     await record.waitFor({ state: 'hidden' });

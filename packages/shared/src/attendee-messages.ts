@@ -42,12 +42,7 @@ export const AttendeeMessageDraft = z.strictObject({
     .min(1, 'Write a subject')
     .max(messageLimits.subject)
     .regex(oneLine, 'One line, without control characters'),
-  body: z
-    .string()
-    .trim()
-    .min(1, 'Write the message')
-    .max(messageLimits.body)
-    .regex(lines, 'No control characters'),
+  body: z.string().trim().min(1, 'Write the message').max(messageLimits.body).regex(lines, 'No control characters'),
   audience: MessageAudience,
 });
 export type AttendeeMessageDraft = z.input<typeof AttendeeMessageDraft>;

@@ -33,7 +33,10 @@ export function composeAttendeeMessage(content: AttendeeMessageContent): Email {
   const event = shorten(content.event.title, shownMax.title);
   const organizer = shorten(content.organizer, shownMax.title);
   const when = formatEventStart(content.locale, content.event.startsAt, content.event.timeZone);
-  const paragraphs = content.body.split(/\n[ \t]*\n+/).map((paragraph) => paragraph.trim()).filter(Boolean);
+  const paragraphs = content.body
+    .split(/\n[ \t]*\n+/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
   const url = new URL(`/e/${encodeURIComponent(content.event.slug)}`, content.publicUrl).toString();
   const element = (
     <EmailFrame

@@ -87,7 +87,11 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
       const waiting = counts.recipients - counts.unreachable;
       await tx
         .update(attendeeMessage)
-        .set({ recipients: counts.recipients, unreachable: counts.unreachable, ...(waiting === 0 ? { finishedAt: new Date() } : {}) })
+        .set({
+          recipients: counts.recipients,
+          unreachable: counts.unreachable,
+          ...(waiting === 0 ? { finishedAt: new Date() } : {}),
+        })
         .where(eq(attendeeMessage.id, id));
       const batches = Math.ceil(counts.recipients / recipientsPerBatch);
       await ctx.jobs.enqueueMany(

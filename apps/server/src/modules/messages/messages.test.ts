@@ -202,7 +202,9 @@ describe('messages to attendees', () => {
         { ...draft(eventId, { subject: 'Parking' }), idempotencyKey: randomUUID() },
         owner.cookie,
       );
-      await expect.poll(() => watched.rows().map((row) => [row.subject, row.organizationName])).toEqual([['Parking', 'Night Owls']]);
+      await expect
+        .poll(() => watched.rows().map((row) => [row.subject, row.organizationName]))
+        .toEqual([['Parking', 'Night Owls']]);
     } finally {
       watched.close();
     }
@@ -235,7 +237,11 @@ describe('a message to a thousand holders', () => {
     const { eventId } = await createPublishedEvent(t, owner.cookie, { capacity: 1_000, ticketTypes: [{ capacity: 1_000 }] });
     await giveGuests(eventId, thousandGuests());
     const subject = `Programme ${randomUUID().slice(0, 6)}`;
-    const { body } = await t.call(sendAttendeeMessage, { ...draft(eventId, { subject }), idempotencyKey: randomUUID() }, owner.cookie);
+    const { body } = await t.call(
+      sendAttendeeMessage,
+      { ...draft(eventId, { subject }), idempotencyKey: randomUUID() },
+      owner.cookie,
+    );
     expect(body.result.recipients).toBe(1_000);
     await t.settleJobs(120_000);
     // Every batch run again, as after a worker died right after its last email.
@@ -290,9 +296,12 @@ describe('a message to a thousand holders', () => {
           readyWhen: /worker running/,
         });
         const sentSoFar = async () =>
-          (await apart.db.select({ sent: count() }).from(attendeeMessageRecipient).where(
-            and(eq(attendeeMessageRecipient.messageId, messageId), eq(attendeeMessageRecipient.status, 'sent')),
-          ))[0]!.sent;
+          (
+            await apart.db
+              .select({ sent: count() })
+              .from(attendeeMessageRecipient)
+              .where(and(eq(attendeeMessageRecipient.messageId, messageId), eq(attendeeMessageRecipient.status, 'sent')))
+          )[0]!.sent;
         await expect.poll(sentSoFar, { timeout: 60_000, interval: 50 }).toBeGreaterThan(100);
         await worker.stop('SIGKILL');
         const before = await sentSoFar();

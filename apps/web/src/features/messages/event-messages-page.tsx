@@ -180,7 +180,7 @@ function NewMessage({ eventId }: { eventId: string }) {
             label={intl.formatMessage({ id: 'messages.door', defaultMessage: 'At the door' })}
             {...form.getInputProps('checkIn')}
           >
-            <Group gap="lg" mt={6}>
+            <Stack gap="xs" mt={6}>
               <Radio value="any" label={intl.formatMessage({ id: 'messages.door.any', defaultMessage: 'Anyone' })} />
               <Radio
                 value="checked-in"
@@ -190,7 +190,7 @@ function NewMessage({ eventId }: { eventId: string }) {
                 value="not-checked-in"
                 label={intl.formatMessage({ id: 'messages.door.notIn', defaultMessage: 'Only those not let in yet' })}
               />
-            </Group>
+            </Stack>
           </Radio.Group>
           <TextInput
             label={intl.formatMessage({ id: 'messages.subject', defaultMessage: 'Subject' })}
@@ -308,7 +308,9 @@ function SentMessages({ eventId }: { eventId: string }) {
           />
         </EmptyState>
       )}
-      {rows?.map((message) => <SentMessage key={message.id} eventId={eventId} message={message} />)}
+      {rows?.map((message) => (
+        <SentMessage key={message.id} eventId={eventId} message={message} />
+      ))}
     </Stack>
   );
 }
@@ -379,7 +381,13 @@ function SentMessage({ eventId, message }: { eventId: string; message: EventMess
         opened={showRecipients}
         onClose={() => setShowRecipients(false)}
         size="lg"
-        title={<FormattedMessage id="messages.recipients.title" defaultMessage="Who got “{subject}”" values={{ subject: message.subject }} />}
+        title={
+          <FormattedMessage
+            id="messages.recipients.title"
+            defaultMessage="Who got “{subject}”"
+            values={{ subject: message.subject }}
+          />
+        }
       >
         {showRecipients && <MessageRecipients eventId={eventId} messageId={message.id} total={message.recipients} />}
       </Modal>
