@@ -29,6 +29,7 @@ import {
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
+import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -248,6 +249,21 @@ const callableMatrix = new Map<CallableContract, Row>([
     input: (w) => ({ orderId: w.paidOrderId, reason: 'Matrix check', idempotencyKey: `matrix-${w.paidOrderId}` }),
     expect: adminUp,
   }),
+  callableRow(previewAttendeeMessage, {
+    input: (w) => ({ eventId: w.publishedEventId, subject: 'Matrix', body: 'Who may write', audience: {} }),
+    expect: adminUp,
+  }),
+  callableRow(sendAttendeeMessage, {
+    input: (w) => ({
+      eventId: w.publishedEventId,
+      subject: 'Matrix',
+      body: 'Who may write',
+      audience: {},
+      idempotencyKey: `matrix-message-${w.publishedEventId}`,
+    }),
+    expect: adminUp,
+    note: 'to the buyer, who holds the free ticket; the owner sends the same key again and gets the same message',
+  }),
   callableRow(prepareImport, { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp }),
   callableRow(validateImport, {
     input: (w) => ({ eventId: w.publishedEventId, rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test' }] }),
@@ -301,6 +317,13 @@ const liveQueryMatrix: Record<string, Row> = {
   'checkin.recent': { input: (w) => ({ eventId: w.publishedEventId }), expect: staffUp },
   'analytics.event': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'visitors, funnel and revenue' },
   'analytics.org': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
+  'messages.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp },
+  'messages.recipients': {
+    input: (w) => ({ eventId: w.publishedEventId, messageId: 'matrix-no-such-message' }),
+    expect: adminUp,
+    note: 'who got a message (names and addresses)',
+  },
+  'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
 };
 
 /** Permission-checked GET routes (the `/files/*` routes in docs/contracts.md); `input` is the URL. */
