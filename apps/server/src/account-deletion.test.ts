@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { sendAttendeeMessage } from '@admit/shared/attendee-messages';
 import { createOrder } from '@admit/shared/orders';
 import { acceptInvitation, createOrg, inviteMember, transferOwnership } from '@admit/shared/orgs';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { attendeeMessageRecipient } from './modules/messages/schema';
 import { order } from './modules/orders/schema';
 import { ticket } from './modules/tickets/schema';
 import { account, user } from './platform/auth/schema';
@@ -111,11 +113,17 @@ describe('account deletion', () => {
     expect(await t.db.select().from(user).where(eq(user.id, owner.user.id))).toHaveLength(0);
   });
 
-  it("erases the buyer's name and email from orders and tickets, which stay valid with counts unchanged", async () => {
+  it("erases the buyer's name and email from orders, tickets and the messages they got; the tickets stay valid", async () => {
     const owner = await t.signUp('Ola Organizer');
     const buyer = await t.signUp('Dora Deleted');
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie);
     const orderId = await buyOne(buyer.cookie, eventId, ticketTypeIds[0]!);
+    const message = await t.call(
+      sendAttendeeMessage,
+      { eventId, subject: 'Doors at 7', body: 'See you there', audience: {}, idempotencyKey: randomUUID() },
+      owner.cookie,
+    );
+    await t.settleJobs();
 
     const wrongPassword = await authPost('/delete-user', { password: 'not the password' }, buyer.cookie);
     expect(wrongPassword.body.code).toBe('INVALID_PASSWORD');
@@ -130,6 +138,14 @@ describe('account deletion', () => {
       expect(kept).toMatchObject({ status: 'valid', holderName: 'Deleted account', holderEmail: 'Deleted account' });
     const serialized = JSON.stringify(await t.db.select().from(order).where(eq(order.eventId, eventId)));
     expect(serialized).not.toContain(buyer.email);
+    // The record of who got the organizer's message keeps that someone did, not who.
+    const recipients = await t.db
+      .select()
+      .from(attendeeMessageRecipient)
+      .where(eq(attendeeMessageRecipient.messageId, message.body.result.messageId));
+    expect(recipients).toHaveLength(1);
+    expect(recipients[0]).toMatchObject({ name: 'Deleted account', status: 'sent' });
+    expect(JSON.stringify(recipients)).not.toContain(buyer.email);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
     const signIn = await t.app.inject({
       method: 'POST',
