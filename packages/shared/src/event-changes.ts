@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { LocalDateTime, TimeZone } from './dates';
 import { EventDescription, EventTitle, EventVenue, NameTranslationsRow, TicketTypeName } from './event-content';
-import { Currency, EventStatus, Id } from './events';
+import { Currency, EventStatus, Id, MaxPerBuyer } from './events';
 import { defineLiveQueryContract } from './live';
 
 // Changing an event over its life: its fields, its ticket types, its status, cancelling and
@@ -40,6 +40,8 @@ export const UpdateTicketTypeInput = z
     /** Never below what is sold and held of it. */
     capacity: Capacity,
     maxPerOrder: z.int().min(1).max(100),
+    /** Across all of one buyer's orders; counts only orders made from now on against it, with those before. */
+    maxPerBuyer: MaxPerBuyer.default(null),
     salesStartLocal: LocalDateTime.nullable(),
     salesEndLocal: LocalDateTime.nullable(),
     /** Hidden: kept, with its tickets, but no longer offered to buyers. */
@@ -133,6 +135,7 @@ export const ManagedTicketTypeRow = z.object({
   sold: z.number(),
   held: z.number(),
   maxPerOrder: z.number(),
+  maxPerBuyer: z.number().nullable(),
   /** Wall-clock times in the event's time zone, as the form shows them. */
   salesStartLocal: z.string().nullable(),
   salesEndLocal: z.string().nullable(),

@@ -20,6 +20,8 @@ export const EventStatus = z.enum(['draft', 'published', 'sales_closed', 'ended'
 export type EventStatus = z.infer<typeof EventStatus>;
 
 const Capacity = z.int().min(1).max(1_000_000);
+/** Tickets of a type one buyer may have across all their orders; null: as many as they order. */
+export const MaxPerBuyer = z.int().min(1).max(1_000).nullable();
 /** An ISO 4217 code this runtime can format (EUR, USD, JPY…); prices are in its minor units. */
 export const Currency = z
   .string()
@@ -54,6 +56,8 @@ export const AddTicketTypeInput = z
     name: TicketTypeName,
     capacity: Capacity,
     maxPerOrder: z.int().min(1).max(100).default(10),
+    /** Tickets of this type one buyer may have across all their orders (against resale); null: no limit. */
+    maxPerBuyer: MaxPerBuyer.default(null),
     /** In minor units of the event's currency (cents; yen for JPY); 0 is free. */
     price: z.int().min(0).max(100_000_000).default(0),
     /** When sales open and close, as wall-clock times in the event's time zone. */
@@ -117,6 +121,7 @@ export const TicketAvailabilityRow = z.object({
   price: z.number(),
   capacity: z.number(),
   maxPerOrder: z.number(),
+  maxPerBuyer: z.number().nullable(),
   remaining: z.number(),
   position: z.number(),
 });

@@ -220,4 +220,9 @@ export const orderFailures = [
   z.object({ reason: z.literal('too-many-holds'), limit: z.number() }),
   /** `resource-exhausted`: too many order attempts from this account or address; try again after the wait. */
   z.object({ reason: z.literal('too-many-orders'), retryAfterSeconds: z.number() }),
+  /**
+   * `failed-precondition`: with this order the buyer would have more than `limit` tickets of the type
+   * (valid ones and held ones, across all their orders); they have `have` already.
+   */
+  z.object({ reason: z.literal('buyer-limit'), ticketTypeId: z.string(), limit: z.number(), have: z.number() }),
 ] as const;

@@ -129,6 +129,11 @@ const failureMessages = untyped(
       defaultMessage:
         'Too many invitations were sent recently. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
     },
+    'buyer-limit': {
+      id: 'error.reason.buyerLimit',
+      defaultMessage:
+        '{have, plural, =0 {You can have at most {limit, plural, one {# ticket} other {# tickets}} of this type.} other {You can have at most {limit, plural, one {# ticket} other {# tickets}} of this type, and you have {have, number} already (counting orders you have not paid yet).}}',
+    },
     'no-recipients': {
       id: 'error.reason.noRecipients',
       defaultMessage: 'Nobody holds a valid ticket that matches your choice: there is no one to send this to.',

@@ -143,6 +143,7 @@ export const updateTicketTypeCallable = defineCallable(updateTicketType, {
         price: input.price,
         capacity: input.capacity,
         maxPerOrder: input.maxPerOrder,
+        maxPerBuyer: input.maxPerBuyer,
         salesStart: local(input.salesStartLocal),
         salesEnd: local(input.salesEndLocal),
         hidden: input.hidden,

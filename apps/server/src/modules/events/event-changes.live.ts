@@ -28,6 +28,7 @@ export const managedTicketTypesLive = defineLiveQuery(managedTicketTypes, {
       sold: type.sold,
       held: type.held,
       maxPerOrder: type.maxPerOrder,
+      maxPerBuyer: type.maxPerBuyer,
       salesStartLocal: local(type.salesStart),
       salesEndLocal: local(type.salesEnd),
       hidden: type.hidden,

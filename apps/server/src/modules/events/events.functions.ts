@@ -69,6 +69,7 @@ export const addTicketTypeCallable = defineCallable(addTicketType, {
         name: input.name,
         capacity: input.capacity,
         maxPerOrder: input.maxPerOrder,
+        maxPerBuyer: input.maxPerBuyer,
         price: input.price,
         salesStart: input.salesStartLocal ? zonedLocalToInstant(input.salesStartLocal, found.timeZone) : null,
         salesEnd: input.salesEndLocal ? zonedLocalToInstant(input.salesEndLocal, found.timeZone) : null,

@@ -117,6 +117,7 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
       price: type.price,
       capacity: type.capacity,
       maxPerOrder: type.maxPerOrder,
+      maxPerBuyer: type.maxPerBuyer,
       remaining: Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining)),
       position: type.position,
     }));

@@ -68,6 +68,8 @@ export const ticketType = pgTable(
     sold: integer('sold').notNull().default(0),
     held: integer('held').notNull().default(0),
     maxPerOrder: integer('max_per_order').notNull().default(10),
+    /** How many valid or held tickets of this type one buyer may have across all their orders; null: no limit. */
+    maxPerBuyer: integer('max_per_buyer'),
     salesStart: timestamp('sales_start', { withTimezone: true }),
     salesEnd: timestamp('sales_end', { withTimezone: true }),
     hidden: boolean('hidden').notNull().default(false),

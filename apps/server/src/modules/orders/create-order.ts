@@ -13,7 +13,7 @@ import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
 import { sendConfirmationJob } from './order-emails';
-import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit } from './order-quotas';
+import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit, requireWithinBuyerLimits } from './order-quotas';
 import { placeFreeOrder } from './order-batches';
 import type { FreeOrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
@@ -65,6 +65,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           quantity,
           limit: ctx.config.ORDER_MAX_HELD_PLACES,
         });
+      await requireWithinBuyerLimits(tx, { buyerId: buyer.id, lines: input.lines, types: typeById });
       await tx.insert(order).values({
         id: orderId,
         eventId: found.id,
@@ -148,6 +149,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     !type ||
     type.price !== 0 ||
     type.hidden ||
+    type.maxPerBuyer !== null ||
     line.quantity > type.maxPerOrder ||
     (type.salesStart && now < type.salesStart) ||
     (type.salesEnd && now >= type.salesEnd)

@@ -1,0 +1,1 @@
+ALTER TABLE "ticket_type" ADD COLUMN "max_per_buyer" integer;
