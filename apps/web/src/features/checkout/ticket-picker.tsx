@@ -100,6 +100,15 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
                     </Text>
                   )}
                 </Group>
+                {type.maxPerBuyer !== null && (
+                  <Text size="xs" c="dimmed">
+                    <FormattedMessage
+                      id="picker.maxPerBuyer"
+                      defaultMessage="At most {count, number} per person, across orders"
+                      values={{ count: type.maxPerBuyer }}
+                    />
+                  </Text>
+                )}
               </Stack>
               <NumberInput
                 aria-label={intl.formatMessage(
@@ -111,7 +120,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
                   setQuantities((current) => ({ ...current, [type.id]: Math.max(0, Math.floor(Number(value) || 0)) }))
                 }
                 min={0}
-                max={type.maxPerOrder}
+                max={Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder)}
                 allowDecimal={false}
                 allowNegative={false}
                 disabled={soldOut || !onSale}

@@ -43,6 +43,7 @@ const fieldNames = untyped(
     name: { id: 'audit.field.name', defaultMessage: 'the name' },
     price: { id: 'audit.field.price', defaultMessage: 'the price' },
     maxPerOrder: { id: 'audit.field.maxPerOrder', defaultMessage: 'the limit per order' },
+    maxPerBuyer: { id: 'audit.field.maxPerBuyer', defaultMessage: 'the limit per buyer' },
     salesStart: { id: 'audit.field.salesStart', defaultMessage: 'the sales start' },
     salesEnd: { id: 'audit.field.salesEnd', defaultMessage: 'the sales end' },
     hidden: { id: 'audit.field.hidden', defaultMessage: 'the visibility' },

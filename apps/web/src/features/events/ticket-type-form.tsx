@@ -17,6 +17,8 @@ interface TicketTypeValues {
   price: number | string;
   capacity: number | string;
   maxPerOrder: number | string;
+  /** Empty: no limit per buyer. */
+  maxPerBuyer: number | string;
   salesStartLocal: string;
   salesEndLocal: string;
   hidden: boolean;
@@ -27,10 +29,14 @@ const blank: TicketTypeValues = {
   price: 0,
   capacity: 50,
   maxPerOrder: 10,
+  maxPerBuyer: '',
   salesStartLocal: '',
   salesEndLocal: '',
   hidden: false,
 };
+
+/** The limit per buyer as sent: an empty field is no limit. */
+const limitOf = (value: number | string) => (value === '' ? null : Number(value));
 
 /** A ticket type's fields; `full` adds the sales window and visibility (the edit dialog). */
 function TicketTypeFields({
@@ -88,6 +94,19 @@ function TicketTypeFields({
           {...form.getInputProps('maxPerOrder')}
         />
       </Grid.Col>
+      <Grid.Col span={{ base: 12, sm: 6 }}>
+        <NumberInput
+          label={intl.formatMessage({ id: 'editor.addType.maxPerBuyer', defaultMessage: 'Limit per buyer (optional)' })}
+          description={intl.formatMessage({
+            id: 'editor.addType.maxPerBuyerHint',
+            defaultMessage: 'Across all of a person’s orders, paid or not. Empty: no limit.',
+          })}
+          min={1}
+          max={1000}
+          allowDecimal={false}
+          {...form.getInputProps('maxPerBuyer')}
+        />
+      </Grid.Col>
       {full && (
         <>
           <Grid.Col span={{ base: 12, sm: 6 }}>
@@ -140,6 +159,7 @@ export function AddTicketTypeForm({ eventId, currency }: { eventId: string; curr
     price: toMinorUnits(Number(values.price) || 0, currency),
     capacity: Number(values.capacity),
     maxPerOrder: Number(values.maxPerOrder),
+    maxPerBuyer: limitOf(values.maxPerBuyer),
   });
   const form = useForm<TicketTypeValues>({ initialValues: blank, validate: validateWith(addTicketType.input, intl, input) });
   const errors = useTicketTypeErrors(form);
@@ -174,6 +194,7 @@ const valuesOf = (type: ManagedTicketTypeRow, currency: string): TicketTypeValue
   price: type.price / 10 ** currencyDigits(currency),
   capacity: type.capacity,
   maxPerOrder: type.maxPerOrder,
+  maxPerBuyer: type.maxPerBuyer ?? '',
   salesStartLocal: type.salesStartLocal ?? '',
   salesEndLocal: type.salesEndLocal ?? '',
   hidden: type.hidden,
@@ -195,6 +216,7 @@ export function EditTicketTypeDialog({
     price: toMinorUnits(Number(values.price) || 0, currency),
     capacity: Number(values.capacity),
     maxPerOrder: Number(values.maxPerOrder),
+    maxPerBuyer: limitOf(values.maxPerBuyer),
     salesStartLocal: values.salesStartLocal || null,
     salesEndLocal: values.salesEndLocal || null,
     hidden: values.hidden,

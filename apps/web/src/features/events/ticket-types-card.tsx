@@ -42,6 +42,7 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
         price: type.price,
         capacity: type.capacity,
         maxPerOrder: type.maxPerOrder,
+        maxPerBuyer: type.maxPerBuyer,
         salesStartLocal: type.salesStartLocal,
         salesEndLocal: type.salesEndLocal,
         hidden: !type.hidden,
@@ -120,7 +121,17 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
                         values={{ sold: type.sold + type.held, capacity: type.capacity }}
                       />
                     </Table.Td>
-                    <Table.Td ta="end">{intl.formatNumber(type.maxPerOrder)}</Table.Td>
+                    <Table.Td ta="end">
+                      {type.maxPerBuyer === null ? (
+                        intl.formatNumber(type.maxPerOrder)
+                      ) : (
+                        <FormattedMessage
+                          id="editor.type.limits"
+                          defaultMessage="{perOrder, number} ({perBuyer, number} per buyer)"
+                          values={{ perOrder: type.maxPerOrder, perBuyer: type.maxPerBuyer }}
+                        />
+                      )}
+                    </Table.Td>
                     {editable && (
                       <Table.Td ta="end">
                         <Menu position="bottom-end" withinPortal>
