@@ -93,21 +93,31 @@ describe('an organizer changes an event while it is on sale, then cancels it', (
     await expect.poll(() => buyer.title()).toBe('Late Jazz on the Pier · Admit');
   });
 
-  it('raises a ticket type’s price for new orders, and the buyer’s page shows the new price', async () => {
+  it('raises a ticket type’s price for new orders and limits it to three per buyer; the buyer’s page shows both', async () => {
     await organizer.getByRole('button', { name: 'Change “Standing”' }).click();
     await organizer.getByRole('menuitem', { name: 'Edit' }).click();
     const dialog = organizer.getByRole('dialog', { name: 'Edit “Standing”' });
     await dialog.getByRole('textbox', { name: 'Price (EUR)' }).fill('30');
+    await dialog.getByRole('textbox', { name: /^Limit per buyer/ }).fill('3');
     await dialog.getByRole('button', { name: 'Save changes' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await organizer
-      .getByRole('row', { name: /Standing/ })
-      .getByText('€30.00')
-      .waitFor();
+    const row = organizer.getByRole('row', { name: /Standing/ });
+    await row.getByText('€30.00').waitFor();
+    await row.getByText('10 (3 per buyer)').waitFor();
     await buyer.getByText('€30.00').waitFor();
+    await buyer.getByText('At most 3 per person, across orders').waitFor();
+
+    // Bruno has two already: two more would be four.
+    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
+    await buyer
+      .getByRole('alert')
+      .getByText('You can have at most 3 tickets of this type, and you have 2 already (counting orders you have not paid yet).')
+      .waitFor();
+    await buyer.screenshot({ path: `${shots}/buyer-limit-390.png`, fullPage: true });
 
     const changes = organizer.getByRole('heading', { name: 'Changes' }).locator('xpath=../..');
-    await changes.getByText('Olivia Organizer changed the price of “Standing”').waitFor();
+    await changes.getByText('Olivia Organizer changed the price and the limit per buyer of “Standing”').waitFor();
     await changes.getByText('Olivia Organizer changed the title, the venue, and the capacity').waitFor();
     await organizer.screenshot({ path: `${shots}/event-editor-1280.png`, fullPage: true });
     await organizer.setViewportSize({ width: 390, height: 844 });
