@@ -21,6 +21,8 @@ export const UpdateEventInput = z
     endsAtLocal: LocalDateTime,
     /** Never below what is sold and held. */
     capacity: Capacity,
+    /** Tickets of the event one buyer may have across all their orders; null: no limit. */
+    maxPerBuyer: MaxPerBuyer.default(null),
     /** Fixed, with the time zone, once anything is sold or held, or the event left draft. */
     currency: Currency,
   })

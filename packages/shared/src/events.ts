@@ -40,6 +40,8 @@ export const CreateEventInput = z
     startsAtLocal: LocalDateTime,
     endsAtLocal: LocalDateTime,
     capacity: Capacity,
+    /** Tickets of the event (all types together) one buyer may have across all their orders; null: no limit. */
+    maxPerBuyer: MaxPerBuyer.default(null),
     currency: Currency.default('EUR'),
   })
   .refine((input) => input.endsAtLocal > input.startsAtLocal, {
@@ -88,6 +90,7 @@ const eventFields = {
   endsAt: z.string(),
   currency: z.string(),
   capacity: z.number(),
+  maxPerBuyer: z.number().nullable(),
   status: EventStatus,
   cover: Picture.nullable(),
   /** The language of title, description and venue; `translations` has them in other languages (event-content.ts). */

@@ -222,7 +222,8 @@ export const orderFailures = [
   z.object({ reason: z.literal('too-many-orders'), retryAfterSeconds: z.number() }),
   /**
    * `failed-precondition`: with this order the buyer would have more than `limit` tickets of the type
-   * (valid ones and held ones, across all their orders); they have `have` already.
+   * (`ticketTypeId`), or of the event (null), valid ones and held ones across all their orders; they
+   * have `have` already.
    */
-  z.object({ reason: z.literal('buyer-limit'), ticketTypeId: z.string(), limit: z.number(), have: z.number() }),
+  z.object({ reason: z.literal('buyer-limit'), ticketTypeId: z.string().nullable(), limit: z.number(), have: z.number() }),
 ] as const;

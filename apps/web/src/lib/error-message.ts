@@ -132,7 +132,7 @@ const failureMessages = untyped(
     'buyer-limit': {
       id: 'error.reason.buyerLimit',
       defaultMessage:
-        '{have, plural, =0 {You can have at most {limit, plural, one {# ticket} other {# tickets}} of this type.} other {You can have at most {limit, plural, one {# ticket} other {# tickets}} of this type, and you have {have, number} already (counting orders you have not paid yet).}}',
+        '{have, plural, =0 {You can have at most {limit, plural, one {# ticket} other {# tickets}} {scope, select, event {of this event} other {of this type}}.} other {You can have at most {limit, plural, one {# ticket} other {# tickets}} {scope, select, event {of this event} other {of this type}}, and you have {have, number} already (counting orders you have not paid yet).}}',
     },
     'no-recipients': {
       id: 'error.reason.noRecipients',
@@ -147,7 +147,8 @@ const failureMessages = untyped(
 );
 
 /** The values of a reason's sentence: its details, and a wait in whole minutes where it has one. */
-function valuesOf(failure: FailureDetails): FailureDetails & { minutes?: number } {
+function valuesOf(failure: FailureDetails): FailureDetails & { minutes?: number; scope?: 'event' | 'type' } {
+  if (failure.reason === 'buyer-limit') return { ...failure, scope: failure.ticketTypeId === null ? 'event' : 'type' };
   return 'retryAfterSeconds' in failure ? { ...failure, minutes: Math.ceil(failure.retryAfterSeconds / 60) } : failure;
 }
 

@@ -77,6 +77,7 @@ export const updateEventCallable = defineCallable(updateEvent, {
         startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
         endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
         capacity: input.capacity,
+        maxPerBuyer: input.maxPerBuyer,
         currency: input.currency,
       };
       const fields = changedFields(found, next);

@@ -32,6 +32,7 @@ export const createEventCallable = defineCallable(createEvent, {
         startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
         endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
         capacity: input.capacity,
+        maxPerBuyer: input.maxPerBuyer,
         currency: input.currency,
       });
       await recordAudit(tx, {

@@ -25,6 +25,7 @@ const eventColumns = {
   endsAt: event.endsAt,
   currency: event.currency,
   capacity: event.capacity,
+  maxPerBuyer: event.maxPerBuyer,
   status: event.status,
   coverFile: event.coverFile,
 };

@@ -159,7 +159,7 @@ export function roomInStatement(input: { eventId: string; ticketTypeId: string; 
            e.capacity - e.sold - e.held as event_places, t.capacity - t.sold - t.held as type_places,
            e.held + t.held as held
       from event e join ticket_type t on t.event_id = e.id
-     where e.id = ${input.eventId} and e.status = 'published'
+     where e.id = ${input.eventId} and e.status = 'published' and e.max_per_buyer is null
        and t.id = ${input.ticketTypeId} and t.price = ${input.price} and not t.hidden and t.max_per_buyer is null
        and (t.sales_start is null or t.sales_start <= now()) and (t.sales_end is null or now() < t.sales_end)
      for update of e, t

@@ -4,7 +4,10 @@ import { event, ticketType } from './schema';
 
 /** What the order path needs to know of an event and its ticket types before it takes places. */
 export interface SaleInfo {
-  event: Pick<typeof event.$inferSelect, 'id' | 'status' | 'organizationId' | 'currency' | 'checkinKey' | 'holdMinutes'>;
+  event: Pick<
+    typeof event.$inferSelect,
+    'id' | 'status' | 'organizationId' | 'currency' | 'checkinKey' | 'holdMinutes' | 'maxPerBuyer'
+  >;
   ticketTypes: Map<string, typeof ticketType.$inferSelect>;
 }
 
@@ -32,6 +35,7 @@ export async function recentSaleInfo(db: Db, eventId: string): Promise<SaleInfo 
         currency: event.currency,
         checkinKey: event.checkinKey,
         holdMinutes: event.holdMinutes,
+        maxPerBuyer: event.maxPerBuyer,
       })
       .from(event)
       .where(eq(event.id, eventId));

@@ -24,6 +24,8 @@ export const event = pgTable(
     timeZone: text('time_zone').notNull(),
     currency: text('currency').notNull().default('EUR'),
     capacity: integer('capacity').notNull(),
+    /** How many valid or held tickets of the event (all types) one buyer may have across their orders; null: no limit. */
+    maxPerBuyer: integer('max_per_buyer'),
     /** Tickets sold and held across all ticket types: the event-wide capacity is enforced on this row. */
     sold: integer('sold').notNull().default(0),
     held: integer('held').notNull().default(0),

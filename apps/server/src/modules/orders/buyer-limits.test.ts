@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { managedTicketTypes, updateTicketType } from '@admit/shared/event-changes';
-import { ticketAvailability } from '@admit/shared/events';
+import { managedTicketTypes, updateEvent, updateTicketType } from '@admit/shared/event-changes';
+import { managedEvent, publicEvent, ticketAvailability } from '@admit/shared/events';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,44 @@ const validTicketsOf = (buyerId: string, ticketTypeId: string) =>
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
     .where(and(eq(order.buyerId, buyerId), eq(ticket.ticketTypeId, ticketTypeId), eq(ticket.status, 'valid')));
+
+describe('a limit per buyer on an event, all its types together', () => {
+  it('refuses an order that would go past it, whatever the types, and is shown with the event', async () => {
+    const { eventId, limitedId, freeId } = await limitedEvent(100);
+    const managed = await watch(url, managedEvent.name, { eventId }, owner.cookie);
+    const found = managed.rows()[0];
+    managed.close();
+    const { status } = await t.call(
+      updateEvent,
+      {
+        eventId,
+        title: found.title,
+        description: found.description,
+        venue: found.venue,
+        timeZone: found.timeZone,
+        startsAtLocal: '2030-01-10T19:00',
+        endsAtLocal: '2030-01-10T23:00',
+        capacity: found.capacity,
+        maxPerBuyer: 4,
+        currency: found.currency,
+      },
+      owner.cookie,
+    );
+    expect(status).toBe(200);
+    const page = await watch(url, publicEvent.name, { slug: found.slug });
+    expect(page.rows()[0].maxPerBuyer).toBe(4);
+    page.close();
+
+    const buyer = await t.signUp('Eve Eventful');
+    expect((await order$(buyer.cookie, eventId, freeId, 3)).status).toBe(200);
+    const refused = await order$(buyer.cookie, eventId, limitedId, 2);
+    expect(refused.body.error.details).toEqual({ reason: 'buyer-limit', ticketTypeId: null, limit: 4, have: 3 });
+    expect((await order$(buyer.cookie, eventId, limitedId, 1)).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => order$(buyer.cookie, eventId, freeId, 1)));
+    expect(answers.every((answer) => answer.body.error?.details?.reason === 'buyer-limit')).toBe(true);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+});
 
 describe('a limit per buyer on a ticket type', () => {
   it('refuses an order that would go past it across orders, says how many they have, and leaves other types alone', async () => {

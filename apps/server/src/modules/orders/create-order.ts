@@ -65,7 +65,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           quantity,
           limit: ctx.config.ORDER_MAX_HELD_PLACES,
         });
-      await requireWithinBuyerLimits(tx, { buyerId: buyer.id, lines: input.lines, types: typeById });
+      await requireWithinBuyerLimits(tx, { buyerId: buyer.id, event: found, lines: input.lines, types: typeById });
       await tx.insert(order).values({
         id: orderId,
         eventId: found.id,
@@ -146,6 +146,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
   if (
     !sale ||
     sale.event.status !== 'published' ||
+    sale.event.maxPerBuyer !== null ||
     !type ||
     type.price !== 0 ||
     type.hidden ||

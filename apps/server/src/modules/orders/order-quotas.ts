@@ -1,4 +1,4 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
@@ -63,30 +63,30 @@ export async function requireHoldWithinLimit(
 }
 
 /**
- * Refuses an order that would give its buyer more tickets of a type than the type's limit per buyer
- * (`max_per_buyer`), counting their valid tickets of it and the places they hold of it in pending
- * orders whose hold still runs, before this order is written. Called after the order's places were taken:
- * that update locked the event's row and the type's, so the same buyer's orders arriving at once
- * wait for each other, and this statement, begun after the lock, sees those that committed before.
- * (A check inside the statement that takes the places would read the buyer's orders as they were
- * when it began, before it waited: decision 0046.)
+ * Refuses an order that would give its buyer more tickets than a limit per buyer allows: the
+ * event's (all its types together) or a ticket type's. What counts: the buyer's valid tickets and
+ * the places they hold in pending orders whose hold still runs, before this order is written.
+ * Called after the order's places were taken: that update locked the event's row and the types',
+ * so the same buyer's orders arriving at once wait for each other, and these statements, begun
+ * after the lock, see those that committed before. (A check inside the statement that takes the
+ * places would read the buyer's orders as they were when it began, before it waited: decision 0046.)
  */
 export async function requireWithinBuyerLimits(
   tx: Tx,
   input: {
     buyerId: string;
+    event: { id: string; maxPerBuyer: number | null };
     lines: readonly { ticketTypeId: string; quantity: number }[];
     types: ReadonlyMap<string, { id: string; maxPerBuyer: number | null }>;
   },
 ): Promise<void> {
   const limited = input.lines.filter((line) => input.types.get(line.ticketTypeId)?.maxPerBuyer != null);
-  if (limited.length === 0) return;
-  const ids = limited.map((line) => line.ticketTypeId);
+  if (limited.length === 0 && input.event.maxPerBuyer === null) return;
   const valid = await tx
     .select({ ticketTypeId: ticket.ticketTypeId, count: sql<number>`count(*)::int` })
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
-    .where(and(eq(order.buyerId, input.buyerId), eq(ticket.status, 'valid'), inArray(ticket.ticketTypeId, ids)))
+    .where(and(eq(order.buyerId, input.buyerId), eq(order.eventId, input.event.id), eq(ticket.status, 'valid')))
     .groupBy(ticket.ticketTypeId);
   const held = await tx
     .select({ ticketTypeId: orderLine.ticketTypeId, count: sql<number>`sum(${orderLine.quantity})::int` })
@@ -95,23 +95,31 @@ export async function requireWithinBuyerLimits(
     .where(
       and(
         eq(order.buyerId, input.buyerId),
-        inArray(orderLine.ticketTypeId, ids),
+        eq(order.eventId, input.event.id),
         eq(order.status, 'pending'),
         gt(order.holdExpiresAt, sql`now()`),
       ),
     )
     .groupBy(orderLine.ticketTypeId);
-  const countOf = (rows: { ticketTypeId: string; count: number }[], id: string) =>
-    Number(rows.find((row) => row.ticketTypeId === id)?.count ?? 0);
+  const haveOf = (id?: string) =>
+    [...valid, ...held]
+      .filter((row) => id === undefined || row.ticketTypeId === id)
+      .reduce((sum, row) => sum + Number(row.count), 0);
+  const refuse = (limit: number, have: number, ticketTypeId: string | null) =>
+    new CallableError('failed-precondition', `At most ${limit} tickets per buyer`, {
+      reason: 'buyer-limit',
+      ticketTypeId,
+      limit,
+      have,
+    });
+  if (input.event.maxPerBuyer !== null) {
+    const have = haveOf();
+    const quantity = input.lines.reduce((sum, line) => sum + line.quantity, 0);
+    if (have + quantity > input.event.maxPerBuyer) throw refuse(input.event.maxPerBuyer, have, null);
+  }
   for (const line of limited) {
     const limit = input.types.get(line.ticketTypeId)!.maxPerBuyer!;
-    const have = countOf(valid, line.ticketTypeId) + countOf(held, line.ticketTypeId);
-    if (have + line.quantity > limit)
-      throw new CallableError('failed-precondition', `At most ${limit} tickets of this type per buyer`, {
-        reason: 'buyer-limit',
-        ticketTypeId: line.ticketTypeId,
-        limit,
-        have,
-      });
+    const have = haveOf(line.ticketTypeId);
+    if (have + line.quantity > limit) throw refuse(limit, have, line.ticketTypeId);
   }
 }

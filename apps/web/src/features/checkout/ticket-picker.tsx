@@ -69,6 +69,15 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
         <Title order={2} size="h3">
           <FormattedMessage id="picker.title" defaultMessage="Tickets" />
         </Title>
+        {event.maxPerBuyer !== null && (
+          <Text size="sm" c="dimmed">
+            <FormattedMessage
+              id="picker.eventMaxPerBuyer"
+              defaultMessage="At most {count, plural, one {# ticket} other {# tickets}} per person for this event, across orders."
+              values={{ count: event.maxPerBuyer }}
+            />
+          </Text>
+        )}
         {types.map((type) => {
           const soldOut = type.remaining === 0;
           const name = localizeTicketTypeName(type, event.contentLocale, shownIn);

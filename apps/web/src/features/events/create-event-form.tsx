@@ -9,7 +9,7 @@ import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { viewerTimeZone } from '../../lib/dates';
 import { validateWith } from '../../lib/form';
 import { useLocale } from '../../lib/i18n';
-import { EventFields, type EventFieldValues } from './event-fields';
+import { buyerLimitOf, EventFields, type EventFieldValues } from './event-fields';
 
 export function CreateEventForm({ organizationId }: { organizationId: string }) {
   const intl = useIntl();
@@ -26,13 +26,24 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
       startsAtLocal: '',
       endsAtLocal: '',
       capacity: 100,
+      maxPerBuyer: '',
       currency: 'EUR',
     },
-    validate: validateWith(createEvent.input, intl, (values: { capacity: number | string }) => ({ ...values, organizationId })),
+    validate: validateWith(createEvent.input, intl, (values: EventFieldValues) => ({
+      ...values,
+      organizationId,
+      maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
+    })),
   });
   const mutation = useMutation({
     mutationFn: (values: EventFieldValues) =>
-      callFunction(createEvent, { ...values, organizationId, capacity: Number(values.capacity), contentLocale: locale }),
+      callFunction(createEvent, {
+        ...values,
+        organizationId,
+        capacity: Number(values.capacity),
+        maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
+        contentLocale: locale,
+      }),
     onSuccess: ({ eventId }) => navigate({ to: '/manage/events/$eventId', params: { eventId } }),
     onError: (error) => form.setErrors(fieldErrorsOf(error)),
   });

@@ -10,7 +10,7 @@ import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
-import { EventFields, type EventFieldValues } from './event-fields';
+import { buyerLimitOf, EventFields, type EventFieldValues } from './event-fields';
 
 const valuesOf = (event: ManagedEventRow): EventFieldValues => ({
   title: event.title,
@@ -20,6 +20,7 @@ const valuesOf = (event: ManagedEventRow): EventFieldValues => ({
   startsAtLocal: instantToZonedLocal(event.startsAt, event.timeZone),
   endsAtLocal: instantToZonedLocal(event.endsAt, event.timeZone),
   capacity: event.capacity,
+  maxPerBuyer: event.maxPerBuyer ?? '',
   currency: event.currency,
 });
 
@@ -27,7 +28,12 @@ const valuesOf = (event: ManagedEventRow): EventFieldValues => ({
 export function EditEventDialog({ event, opened, onClose }: { event: ManagedEventRow; opened: boolean; onClose: () => void }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
-  const input = (values: EventFieldValues) => ({ ...values, eventId: event.id, capacity: Number(values.capacity) });
+  const input = (values: EventFieldValues) => ({
+    ...values,
+    eventId: event.id,
+    capacity: Number(values.capacity),
+    maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
+  });
   const form = useForm<EventFieldValues>({
     initialValues: valuesOf(event),
     validate: validateWith(updateEvent.input, intl, input),

@@ -14,8 +14,13 @@ export interface EventFieldValues {
   startsAtLocal: string;
   endsAtLocal: string;
   capacity: number | string;
+  /** Empty: no limit per buyer. */
+  maxPerBuyer: number | string;
   currency: string;
 }
+
+/** The limit per buyer as sent: an empty field is no limit. */
+export const buyerLimitOf = (value: number | string) => (value === '' ? null : Number(value));
 
 function timeZones(): string[] {
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
@@ -118,6 +123,17 @@ export function EventFields({ form, fixed = false }: { form: UseFormReturnType<E
         allowDecimal={false}
         required
         {...form.getInputProps('capacity')}
+      />
+      <NumberInput
+        label={intl.formatMessage({ id: 'createEvent.field.maxPerBuyer', defaultMessage: 'Tickets per buyer (optional)' })}
+        description={intl.formatMessage({
+          id: 'createEvent.field.maxPerBuyerHint',
+          defaultMessage: 'The most tickets one person may have, all types and orders together. Empty: no limit.',
+        })}
+        min={1}
+        max={1000}
+        allowDecimal={false}
+        {...form.getInputProps('maxPerBuyer')}
       />
     </Stack>
   );

@@ -10,6 +10,7 @@ import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { currencyDigits, toMinorUnits } from '../../lib/money';
+import { buyerLimitOf } from './event-fields';
 
 interface TicketTypeValues {
   name: string;
@@ -34,9 +35,6 @@ const blank: TicketTypeValues = {
   salesEndLocal: '',
   hidden: false,
 };
-
-/** The limit per buyer as sent: an empty field is no limit. */
-const limitOf = (value: number | string) => (value === '' ? null : Number(value));
 
 /** A ticket type's fields; `full` adds the sales window and visibility (the edit dialog). */
 function TicketTypeFields({
@@ -159,7 +157,7 @@ export function AddTicketTypeForm({ eventId, currency }: { eventId: string; curr
     price: toMinorUnits(Number(values.price) || 0, currency),
     capacity: Number(values.capacity),
     maxPerOrder: Number(values.maxPerOrder),
-    maxPerBuyer: limitOf(values.maxPerBuyer),
+    maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
   });
   const form = useForm<TicketTypeValues>({ initialValues: blank, validate: validateWith(addTicketType.input, intl, input) });
   const errors = useTicketTypeErrors(form);
@@ -216,7 +214,7 @@ export function EditTicketTypeDialog({
     price: toMinorUnits(Number(values.price) || 0, currency),
     capacity: Number(values.capacity),
     maxPerOrder: Number(values.maxPerOrder),
-    maxPerBuyer: limitOf(values.maxPerBuyer),
+    maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
     salesStartLocal: values.salesStartLocal || null,
     salesEndLocal: values.salesEndLocal || null,
     hidden: values.hidden,

@@ -1,1 +1,0 @@
-ALTER TABLE "ticket_type" ADD COLUMN "max_per_buyer" integer;
