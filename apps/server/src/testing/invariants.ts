@@ -102,6 +102,25 @@ const checks: { name: string; query: SQL }[] = [
       left join check_in c on c.ticket_id = t.id and c.result = 'accepted' and c.undone_at is null
       where (t.checked_in_at is null) <> (c.id is null)`,
   },
+  {
+    name: "a message's counts differ from its recipients' (or it is finished with someone still waiting)",
+    query: sql`
+      select m.id, m.recipients, m.sent, m.unreachable, m.finished_at,
+        (select count(*)::int from attendee_message_recipient r where r.message_id = m.id) as rows,
+        (select count(*)::int from attendee_message_recipient r where r.message_id = m.id and r.status is null) as waiting
+      from attendee_message m
+      where m.recipients <> (select count(*) from attendee_message_recipient r where r.message_id = m.id)
+         or (m.finished_at is not null and (
+              exists (select 1 from attendee_message_recipient r where r.message_id = m.id and r.status is null)
+              or m.sent <> (select count(*) from attendee_message_recipient r where r.message_id = m.id and r.status = 'sent')))`,
+  },
+  {
+    name: 'a message recipient marked sent whose email was never sent (an erased account aside)',
+    query: sql`
+      select r.message_id, r.email from attendee_message_recipient r
+      where r.status = 'sent' and r.email not like 'deleted-%'
+        and not exists (select 1 from sent_email s where s.key = 'attendee-message:' || r.message_id || ':' || r.email)`,
+  },
 ];
 
 /** Every violation of the data invariants in the database, one line each; empty when all hold. */

@@ -23,6 +23,7 @@ import { outboxMessage } from '../../platform/mail/schema';
 import { createServices } from '../../services';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { watch } from '../../testing/live-watch';
+import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { ticket } from '../tickets/schema';
 import { attendeeMessage, attendeeMessageRecipient } from './schema';
@@ -109,6 +110,7 @@ describe('messages to attendees', () => {
     expect(again.body.result.messageId).toBe(body.result.messageId);
     await t.settleJobs();
     expect(await emailsTo(guests[0]!.email)).toHaveLength(1);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
   it('reaches only the chosen ticket types, and those let in or not yet', async () => {
@@ -255,6 +257,7 @@ describe('a message to a thousand holders', () => {
     const sent = await sentPer(subject);
     expect(sent).toHaveLength(1_000);
     expect(sent.every((one) => one.copies === 1)).toBe(true);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
   }, 240_000);
 
   // A real worker process killed mid-send (PostgreSQL: the embedded database belongs to one process).
@@ -341,6 +344,7 @@ describe('a message to a thousand holders', () => {
           .groupBy(outboxMessage.to);
         expect(sent).toHaveLength(1_000);
         expect(sent.filter((one) => one.copies !== 1)).toEqual([]);
+        expect(await dataInvariantViolations(apart.db)).toEqual([]);
       } finally {
         await apart.close();
       }

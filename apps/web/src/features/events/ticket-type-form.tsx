@@ -48,7 +48,7 @@ function TicketTypeFields({
 }) {
   const intl = useIntl();
   return (
-    <Grid>
+    <Grid align="flex-end">
       <Grid.Col span={{ base: 12, sm: 6 }}>
         <TextInput
           label={intl.formatMessage({ id: 'editor.addType.name', defaultMessage: 'Name' })}
