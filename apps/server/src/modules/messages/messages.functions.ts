@@ -50,13 +50,17 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    const [existing] = await ctx.db
-      .select({ messageId: attendeeMessage.id, recipients: attendeeMessage.recipients })
-      .from(attendeeMessage)
-      .where(and(eq(attendeeMessage.eventId, found.id), eq(attendeeMessage.idempotencyKey, input.idempotencyKey)));
+    const sentBefore = async () => {
+      const [existing] = await ctx.db
+        .select({ messageId: attendeeMessage.id, recipients: attendeeMessage.recipients })
+        .from(attendeeMessage)
+        .where(and(eq(attendeeMessage.eventId, found.id), eq(attendeeMessage.idempotencyKey, input.idempotencyKey)));
+      return existing;
+    };
+    const existing = await sentBefore();
     if (existing) return existing;
     await checkAudience(ctx.db, found.id, input.audience);
-    const result = await ctx.db.transaction(async (tx) => {
+    const send = ctx.db.transaction(async (tx) => {
       const id = randomUUID();
       await tx.insert(attendeeMessage).values({
         id,
@@ -108,6 +112,12 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
         details: { recipients: counts.recipients },
       });
       return { messageId: id, recipients: counts.recipients };
+    });
+    const result = await send.catch(async (error: unknown) => {
+      // The same key sent twice at the same moment: the unique index let one through; answer with it.
+      const again = (error as { cause?: { code?: string } }).cause?.code === '23505' ? await sentBefore() : undefined;
+      if (again) return again;
+      throw error;
     });
     ctx.publish(eventMessagesTopic(found.id));
     return result;

@@ -105,11 +105,24 @@ describe('messages to attendees', () => {
     expect(message).toMatchObject({ recipients: 3, sent: 3, unreachable: 0 });
     expect(message!.finishedAt).not.toBeNull();
 
-    // The same send again (a double click, a retry): the same message, nobody written to twice.
-    const again = await t.call(sendAttendeeMessage, { ...draft(eventId), idempotencyKey }, owner.cookie);
-    expect(again.body.result.messageId).toBe(body.result.messageId);
+    // The same send again (a double click, a retry), also twice at once: the same message, nobody written to twice.
+    const again = await Promise.all(
+      [1, 2].map(() => t.call(sendAttendeeMessage, { ...draft(eventId), idempotencyKey }, owner.cookie)),
+    );
+    expect(again.map((one) => one.body.result.messageId)).toEqual([body.result.messageId, body.result.messageId]);
+    const twins = randomUUID();
+    const atOnce = await Promise.all(
+      [1, 2].map(() =>
+        t.call(sendAttendeeMessage, { ...draft(eventId, { subject: 'Twice at once' }), idempotencyKey: twins }, owner.cookie),
+      ),
+    );
+    expect(atOnce.map((one) => one.status)).toEqual([200, 200]);
+    expect(new Set(atOnce.map((one) => one.body.result.messageId)).size).toBe(1);
     await t.settleJobs();
-    expect(await emailsTo(guests[0]!.email)).toHaveLength(1);
+    expect((await emailsTo(guests[0]!.email)).map((email) => email.subject).sort()).toEqual([
+      'Doors open at 18:30',
+      'Twice at once',
+    ]);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
