@@ -130,6 +130,8 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     expect(google.searchParams.get('text')).toBe('Late Jazz at the Harbour');
     expect(google.searchParams.get('ctz')).toBe('Europe/Berlin');
     await buyer.keyboard.press('Escape');
+    // Closed, not closing: the screen is audited as a person then sees it.
+    await buyer.getByRole('menu').waitFor({ state: 'detached' });
   });
 
   it('answers a request for more than remain with how many are left, and shows sold out when nothing is', async () => {
