@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { managedTicketTypes, updateEvent, updateTicketType } from '@admit/shared/event-changes';
 import { managedEvent, publicEvent, ticketAvailability } from '@admit/shared/events';
-import { createOrder, refundOrder } from '@admit/shared/orders';
+import { confirmPayment, createOrder, refundOrder, startPayment } from '@admit/shared/orders';
+import { sandboxConfirm } from '@admit/shared/payments';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTicketTypeAs, createPublishedEvent } from '../../testing/fixtures';
@@ -9,6 +10,7 @@ import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { ticket } from '../tickets/schema';
+import { releaseExpiredHolds } from './holds';
 import { order } from './schema';
 
 // A ticket type's limit per buyer (issue: against scalpers): what one person may have of it across
@@ -150,6 +152,43 @@ describe('a limit per buyer on a ticket type', () => {
     );
     expect(refund.status).toBe(200);
     expect((await order$(buyer.cookie, free.eventId, free.limitedId, 2)).status).toBe(200);
+  });
+
+  it('refunds a payment that comes after its hold ended when the buyer has reached the limit meanwhile', async () => {
+    const { eventId, limitedId } = await limitedEvent(2, 1500);
+    const buyer = await t.signUp('Lena Late');
+    const pay = async (orderId: string) => {
+      const started = await t.call(startPayment, { orderId }, buyer.cookie);
+      await t.call(
+        sandboxConfirm,
+        { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+        buyer.cookie,
+      );
+      return (await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status;
+    };
+    const late = (await order$(buyer.cookie, eventId, limitedId, 2)).body.result.orderId;
+    const started = await t.call(startPayment, { orderId: late }, buyer.cookie);
+    await t.call(
+      sandboxConfirm,
+      { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+      buyer.cookie,
+    );
+    // The hold runs out (and its job releases it) before the payment is confirmed; the buyer orders
+    // two again and pays.
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(order.id, late));
+    await releaseExpiredHolds(t.db, eventId);
+    const again = (await order$(buyer.cookie, eventId, limitedId, 2)).body.result.orderId;
+    expect(await pay(again)).toBe('paid');
+
+    const confirmed = await t.call(confirmPayment, { orderId: late }, buyer.cookie);
+    expect(confirmed.body.result.status).toBe('cancelled');
+    const [refunded] = await t.db.select().from(order).where(eq(order.id, late));
+    expect(refunded).toMatchObject({ status: 'cancelled', refundedAmount: 3000 });
+    expect(await validTicketsOf(buyer.user.id, limitedId)).toHaveLength(2);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
   it('holds when one buyer sends twenty orders at once: exactly the limit is sold to them', async () => {

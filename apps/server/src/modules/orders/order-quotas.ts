@@ -65,7 +65,7 @@ export async function requireHoldWithinLimit(
 /**
  * Refuses an order that would give its buyer more tickets than a limit per buyer allows: the
  * event's (all its types together) or a ticket type's. What counts: the buyer's valid tickets and
- * the places they hold in pending orders whose hold still runs, before this order is written.
+ * the places of their pending orders, before this order is written.
  * Called after the order's places were taken: that update locked the event's row and the types',
  * so the same buyer's orders arriving at once wait for each other, and these statements, begun
  * after the lock, see those that committed before. (A check inside the statement that takes the
@@ -96,8 +96,8 @@ export async function requireWithinBuyerLimits(
       and(
         eq(order.buyerId, input.buyerId),
         eq(order.eventId, input.event.id),
+        // Also a hold that ended a moment ago and that its job has not released yet: it can still be paid.
         eq(order.status, 'pending'),
-        gt(order.holdExpiresAt, sql`now()`),
       ),
     )
     .groupBy(orderLine.ticketTypeId);

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database';
+import { failureOf } from '@admit/shared/failures';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
+import type { Db, Tx } from '../../platform/db/database';
+import { CallableError } from '../../platform/http/callable-error';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
 import { releasePlaces, sellHeldPlaces, tryTakePlaces } from '../events/events.api';
-import { event } from '../events/schema';
+import { event, ticketType } from '../events/schema';
 import { issueTickets } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
 import { sendConfirmationJob, sendLatePaymentRefundNoticeJob } from './order-emails';
 import { placesOf, type Order } from './order-places';
+import { requireWithinBuyerLimits } from './order-quotas';
 import { sendRefundJob } from './refund-order';
 import { order, refund } from './schema';
 
@@ -20,6 +23,40 @@ export type Settlement =
   | { outcome: 'mismatch'; order: Order };
 
 const lateRefundReason = 'The payment came after the hold had ended and the tickets were gone';
+
+/**
+ * A late payment's places, taken again while they are free and the buyer is still within the
+ * event's and the types' limits per buyer (they may have ordered more meanwhile, decision 0046);
+ * false, with nothing changed, otherwise.
+ */
+async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<typeof placesOf>>): Promise<boolean> {
+  return tx
+    .transaction(async (savepoint) => {
+      if (!(await tryTakePlaces(savepoint, { eventId: found.eventId, lines, as: 'sold' }))) return false;
+      if (!found.buyerId) return true;
+      const [limits] = await savepoint.select({ maxPerBuyer: event.maxPerBuyer }).from(event).where(eq(event.id, found.eventId));
+      const types = await savepoint
+        .select({ id: ticketType.id, maxPerBuyer: ticketType.maxPerBuyer })
+        .from(ticketType)
+        .where(
+          inArray(
+            ticketType.id,
+            lines.map((line) => line.ticketTypeId),
+          ),
+        );
+      await requireWithinBuyerLimits(savepoint, {
+        buyerId: found.buyerId,
+        event: { id: found.eventId, maxPerBuyer: limits?.maxPerBuyer ?? null },
+        lines,
+        types: new Map(types.map((type) => [type.id, type])),
+      });
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof CallableError && failureOf(error.details)?.reason === 'buyer-limit') return false;
+      throw error;
+    });
+}
 /** One refund per late order, whoever sends it (webhook, return page, a retry after a crash). */
 const lateRefundKey = (orderId: string) => `late-${orderId}`;
 
@@ -55,7 +92,7 @@ export async function settlePayment(
     if (cancelled && found.status === 'pending') await releasePlaces(tx, { eventId: found.eventId, lines, from: 'held' });
     if (!cancelled && found.status === 'pending') {
       await sellHeldPlaces(tx, { eventId: found.eventId, lines });
-    } else if (cancelled || !(await tryTakePlaces(tx, { eventId: found.eventId, lines, as: 'sold' }))) {
+    } else if (cancelled || !(await takePlacesAgain(tx, found, lines))) {
       const [cancelled] = await tx
         .update(order)
         .set({ status: 'cancelled', refundedAmount: found.total })
