@@ -108,7 +108,7 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
     await sent.getByText('Sent', { exact: true }).waitFor();
     await expect(organizer.getByRole('textbox', { name: 'Subject' }).inputValue()).resolves.toBe('');
 
-    await sent.getByRole('button', { name: 'Who got it' }).click();
+    await sent.getByRole('button', { name: 'Who got it: Doors open at 19:30' }).click();
     const record = organizer.getByRole('dialog', { name: 'Who got “Doors open at 19:30”' });
     const gretasRow = record.getByRole('row', { name: /Greta Gast/ });
     await gretasRow.getByText('Deutsch').waitFor();

@@ -19,6 +19,7 @@ import {
   Modal,
   Progress,
   Radio,
+  Spoiler,
   Stack,
   Text,
   Textarea,
@@ -346,9 +347,15 @@ function SentMessage({ eventId, message }: { eventId: string; message: EventMess
             }}
           />
         </Text>
-        <Text size="sm" style={{ whiteSpace: 'pre-line' }} lineClamp={4} dir="auto">
-          {message.body}
-        </Text>
+        <Spoiler
+          maxHeight={88}
+          showLabel={intl.formatMessage({ id: 'messages.body.more', defaultMessage: 'Show all' })}
+          hideLabel={intl.formatMessage({ id: 'messages.body.less', defaultMessage: 'Show less' })}
+        >
+          <Text size="sm" style={{ whiteSpace: 'pre-line' }} dir="auto">
+            {message.body}
+          </Text>
+        </Spoiler>
         <Progress
           value={reachable === 0 ? 100 : (100 * message.sent) / reachable}
           color={done ? 'green' : 'blue'}
@@ -372,7 +379,15 @@ function SentMessage({ eventId, message }: { eventId: string; message: EventMess
               </>
             )}
           </Text>
-          <Button variant="subtle" size="compact-sm" onClick={() => setShowRecipients(true)}>
+          <Button
+            variant="subtle"
+            size="compact-sm"
+            onClick={() => setShowRecipients(true)}
+            aria-label={intl.formatMessage(
+              { id: 'messages.recipients.openFor', defaultMessage: 'Who got it: {subject}' },
+              { subject: message.subject },
+            )}
+          >
             <FormattedMessage id="messages.recipients.open" defaultMessage="Who got it" />
           </Button>
         </Group>
