@@ -146,6 +146,18 @@ describe('account deletion', () => {
     expect(recipients).toHaveLength(1);
     expect(recipients[0]).toMatchObject({ name: 'Deleted account', status: 'sent' });
     expect(JSON.stringify(recipients)).not.toContain(buyer.email);
+    // A message sent afterwards counts the erased holder as someone it cannot reach, and sends them nothing.
+    const later = await t.call(
+      sendAttendeeMessage,
+      { eventId, subject: 'Doors at 8', body: 'One hour later', audience: {}, idempotencyKey: randomUUID() },
+      owner.cookie,
+    );
+    await t.settleJobs();
+    const [erased] = await t.db
+      .select()
+      .from(attendeeMessageRecipient)
+      .where(eq(attendeeMessageRecipient.messageId, later.body.result.messageId));
+    expect(erased).toMatchObject({ status: 'unreachable', sentAt: null });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
     const signIn = await t.app.inject({
       method: 'POST',

@@ -12,8 +12,11 @@ import { attendeeMessageRecipient } from './schema';
 /** How many people one job sends to: a try that dies is tried again by another worker after `expireInSeconds`. */
 export const recipientsPerBatch = 10;
 
-/** People who signed up with a phone number have a reserved address until they add theirs (decision 0028). */
-const unreachable = (email: SQL | string) => sql`${email} like '%.invalid'`;
+/**
+ * No address that takes mail: people who signed up with a phone number have a reserved one until they
+ * add theirs (decision 0028), and a deleted account's tickets keep no address at all.
+ */
+const unreachable = (email: SQL | string) => sql`(${email} like '%.invalid' or ${email} not like '%@%')`;
 
 /** The ticket types named must be the event's own. */
 export async function checkAudience(db: Db | Tx, eventId: string, audience: MessageAudience): Promise<void> {
