@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs } from './support/browser';
 import { catalogText } from './support/catalog';
 import { useJourney } from './support/journey';
 import { readOutbox } from './support/outbox';
@@ -12,14 +13,6 @@ const german = catalogText('de');
 /** Waits for the page's transitions (a dialog fading in) to end, so a screenshot shows what a person sees. */
 const settled = (page: Page) =>
   page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished.catch(() => null))));
-
-/** Calls a server function as the page's signed-in person and returns its result (fails the test otherwise). */
-async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
-  const response = await page.request.post(`/fn/${name}`, { data: { data } });
-  const body = (await response.json()) as { result: T; error?: unknown };
-  if (response.status() !== 200) throw new Error(`${name} failed: ${response.status()} ${JSON.stringify(body.error)}`);
-  return body.result;
-}
 
 describe('an organizer writes to everyone holding a ticket, and a buyer who uses the app in German reads it in German', () => {
   const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
@@ -39,8 +32,8 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
   it('sets up an event, a buyer whose app is in German with one ticket, and one with two tickets', async () => {
     await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
     // Making the event is other screens' work: it is made through the callables they use.
-    const { organizationId } = await call<{ organizationId: string }>(organizer, 'orgs.create', { name: 'Harbour Nights' });
-    ({ eventId } = await call<{ eventId: string }>(organizer, 'events.create', {
+    const { organizationId } = await callAs(organizer)<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' });
+    ({ eventId } = await callAs(organizer)<{ eventId: string }>('events.create', {
       organizationId,
       title: 'Late Jazz at the Harbour',
       venue: 'Harbour Hall, Hamburg',
@@ -49,17 +42,17 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
       endsAtLocal: '2030-06-14T23:30',
       capacity: 50,
     }));
-    const { ticketTypeId } = await call<{ ticketTypeId: string }>(organizer, 'events.addTicketType', {
+    const { ticketTypeId } = await callAs(organizer)<{ ticketTypeId: string }>('events.addTicketType', {
       eventId,
       name: 'Standing',
       capacity: 50,
       maxPerOrder: 4,
       price: 0,
     });
-    await call(organizer, 'events.publish', { eventId });
+    await callAs(organizer)('events.publish', { eventId });
 
     await signUpAndVerify(greta, { name: 'Greta Gast', email: 'greta@example.test' });
-    ({ orderId: gretasOrder } = await call<{ orderId: string }>(greta, 'orders.create', {
+    ({ orderId: gretasOrder } = await callAs(greta)<{ orderId: string }>('orders.create', {
       eventId,
       lines: [{ ticketTypeId, quantity: 1 }],
     }));
@@ -70,7 +63,7 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
     await expect.poll(() => greta.evaluate(() => localStorage.getItem('admit.languageSaved'))).toMatch(/:de$/);
 
     await signUpAndVerify(bruno, { name: 'Bruno Buyer', email: 'bruno@example.test' });
-    await call(bruno, 'orders.create', { eventId, lines: [{ ticketTypeId, quantity: 2 }] });
+    await callAs(bruno)('orders.create', { eventId, lines: [{ ticketTypeId, quantity: 2 }] });
   });
 
   it('writes a message from the event’s page, checks the email it becomes, and sends it to both buyers', async () => {
