@@ -17,7 +17,7 @@ async function sessionUserId(page: Page): Promise<string> {
 async function signedInEmail(page: Page): Promise<string> {
   await page.getByRole('button', { name: 'Account menu' }).click();
   const label = await page.getByRole('menu').getByText(/@/).innerText();
-  await page.keyboard.press('Escape');
+  await page.getByRole('menu').press('Escape');
   await page.getByRole('menu').waitFor({ state: 'detached' });
   return label;
 }

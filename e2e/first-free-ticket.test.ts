@@ -129,7 +129,8 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     expect(google.hostname).toBe('calendar.google.com');
     expect(google.searchParams.get('text')).toBe('Late Jazz at the Harbour');
     expect(google.searchParams.get('ctz')).toBe('Europe/Berlin');
-    await buyer.keyboard.press('Escape');
+    // Escape from inside the menu: where focus is after the screenshots is not this test's concern.
+    await buyer.getByRole('menuitem', { name: 'Google Calendar' }).press('Escape');
     // Closed, not closing: the screen is audited as a person then sees it.
     await buyer.getByRole('menu').waitFor({ state: 'detached' });
   });

@@ -14,6 +14,7 @@ import {
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
+import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
 import { eventCoverSlot, eventsCallables, eventsLiveQueries, registerCalendarRoute } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
@@ -71,6 +72,7 @@ export const callables = [
   ...importsCallables,
   ...checkinCallables,
   ...messagesCallables,
+  ...codesCallables,
   setAccountLanguageCallable,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
@@ -84,6 +86,7 @@ export const liveQueries = [
   ...checkinLiveQueries,
   ...analyticsLiveQueries,
   ...messagesLiveQueries,
+  ...codesLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -304,7 +307,7 @@ export async function buildApp(options: BuildAppOptions) {
   } as const;
   app.get('/live', liveOptions, (socket, request) => {
     const session = liveSessions.get(request) ?? null;
-    hub.handleConnection(socket, session, request.log);
+    hub.handleConnection(socket, session, request.ip, request.log);
     if (session) {
       // The hub closes the socket as soon as its session row is deleted (decision 0029); this check
       // is the backstop for a session that merely expired, which no row change announces.

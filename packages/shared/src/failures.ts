@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { messageFailures } from './attendee-messages';
+import { codeFailures } from './codes';
 import { eventChangeFailures } from './event-changes';
 import { eventFailures } from './events';
 import { orderFailures } from './orders';
@@ -19,6 +20,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...orgFailures,
   ...ticketFailures,
   ...messageFailures,
+  ...codeFailures,
 ]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
+import { CodeText } from './codes';
 import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-content';
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
@@ -18,6 +19,8 @@ export const CreateOrderInput = z.strictObject({
     }),
   /** Made by the buyer's device: the same key never creates a second order. */
   idempotencyKey: z.string().min(8).max(100).optional(),
+  /** An access code of the event: its hidden ticket types may then be ordered, within its limits. */
+  code: CodeText.optional(),
 });
 export type CreateOrderInput = z.input<typeof CreateOrderInput>;
 

@@ -121,6 +121,25 @@ const checks: { name: string; query: SQL }[] = [
       where r.status = 'sent' and r.email not like 'deleted-%'
         and not exists (select 1 from sent_email s where s.key = 'attendee-message:' || r.message_id || ':' || r.email)`,
   },
+  {
+    name: 'a code used for more tickets than its limit (held and valid ones)',
+    query: sql`
+      select c.id, c.max_uses, u.used from event_code c
+      join lateral (
+        select coalesce((select sum(l.quantity) from order_line l join "order" o on o.id = l.order_id
+                          where l.code_id = c.id and o.status = 'pending'), 0)
+             + (select count(*) from order_line l join ticket t on t.order_id = l.order_id and t.ticket_type_id = l.ticket_type_id
+                 where l.code_id = c.id and t.status = 'valid') as used
+      ) u on true
+      where c.max_uses is not null and u.used > c.max_uses`,
+  },
+  {
+    name: "an order line taken with a code of another event, or of a ticket type the code is not for",
+    query: sql`
+      select l.id, l.code_id, l.ticket_type_id from order_line l
+      join "order" o on o.id = l.order_id join event_code c on c.id = l.code_id
+      where c.event_id <> o.event_id or not (l.ticket_type_id = any(c.ticket_type_ids))`,
+  },
 ];
 
 /** Every violation of the data invariants in the database, one line each; empty when all hold. */

@@ -13,8 +13,9 @@ export async function watch(baseUrl: string, query: string, params: unknown, coo
   const snapshot = new Promise<void>((resolve, reject) => {
     socket.on('message', (data) => {
       const message = JSON.parse(String(data)) as LiveServerMessage;
-      // Read as the browser reads it: the wire's status name as its code.
-      if (message.type === 'error') reject(new Error(callableErrorCodeOf(message.error.status)));
+      // Read as the browser reads it: the wire's status name as its code, with the details.
+      if (message.type === 'error')
+        reject(Object.assign(new Error(callableErrorCodeOf(message.error.status)), { details: message.error.details }));
       if (message.type === 'snapshot') {
         rows = message.rows;
         resolve();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { callQuota } from './schema';
 
@@ -50,6 +50,16 @@ export async function consumeQuota(db: Db | Tx, quota: Quota): Promise<number | 
     .from(callQuota)
     .where(eq(callQuota.key, quota.key));
   return Math.max(1, full?.seconds ?? quota.windowSeconds);
+}
+
+/** The seconds until a used-up quota's window ends, or null when it has room: a look that counts nothing. */
+export async function quotaWait(db: Db | Tx, quota: Quota): Promise<number | null> {
+  const window = sql`(${quota.windowSeconds}::int * interval '1 second')`;
+  const [full] = await db
+    .select({ seconds: sql<number>`ceil(extract(epoch from ${callQuota.windowStart} + ${window} - now()))::int` })
+    .from(callQuota)
+    .where(and(eq(callQuota.key, quota.key), sql`${callQuota.windowStart} > now() - ${window}`, gte(callQuota.used, quota.limit)));
+  return full ? Math.max(1, full.seconds) : null;
 }
 
 /** Counts one use of each quota in turn; the wait of the first that is used up, else null. */

@@ -6,6 +6,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
+import { isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
@@ -46,8 +47,15 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
       status: found.status,
     });
 
+  // Looked up before the transaction: a wrong code is counted against the caller's address, and a
+  // refusal inside the transaction would roll that count back.
+  const code = input.code
+    ? await requireCode(ctx.db, { eventId: found.id, code: input.code, clientAddress: ctx.clientAddress })
+    : null;
   const types = await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, input.eventId));
-  const typeById = checkLines(input, types);
+  const typeById = checkLines(input, types, code);
+  const withCode = (ticketTypeId: string) => code?.ticketTypeIds.includes(ticketTypeId) === true;
+  const codeQuantity = input.lines.filter((line) => withCode(line.ticketTypeId)).reduce((sum, line) => sum + line.quantity, 0);
   // Prices are the server's, never the browser's. Anything to pay: the places are held, not sold.
   const total = input.lines.reduce((sum, line) => sum + typeById.get(line.ticketTypeId)!.price * line.quantity, 0);
   const paid = total > 0;
@@ -66,6 +74,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           limit: ctx.config.ORDER_MAX_HELD_PLACES,
         });
       await requireWithinBuyerLimits(tx, { buyerId: buyer.id, event: found, lines: input.lines, types: typeById });
+      if (code) await takeCodeUses(tx, { codeId: code.id, buyerId: buyer.id, quantity: codeQuantity });
       await tx.insert(order).values({
         id: orderId,
         eventId: found.id,
@@ -87,6 +96,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           ticketTypeId: line.ticketTypeId,
           quantity: line.quantity,
           unitPrice: typeById.get(line.ticketTypeId)!.price,
+          codeId: withCode(line.ticketTypeId) ? code!.id : null,
         })),
       );
       // Paid orders get their tickets when the payment succeeds (settle-payment.ts).
@@ -103,9 +113,9 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
     });
   try {
     await place().catch(async (error: unknown) => {
-      // Holds that ended but whose jobs have not run yet must never make a buyer hear "sold out":
-      // they are released here, and the order tried once more.
-      if (!(error instanceof SoldOut) || found.held === 0) throw error;
+      // Holds that ended but whose jobs have not run yet must never make a buyer hear "sold out"
+      // (or that a code is used up): they are released here, and the order tried once more.
+      if (!(error instanceof SoldOut || isCodeLimit(error)) || found.held === 0) throw error;
       const expired = await releaseExpiredHolds(ctx.db, input.eventId);
       if (expired.length === 0) throw error;
       for (const released of expired) ctx.publish(...orderTopics(released));
@@ -139,7 +149,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
 async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
   const none = { orderId: null, quotaCounted: false, answer: null } as const;
   const [line] = input.lines;
-  if (!line || input.lines.length > 1) return none;
+  if (!line || input.lines.length > 1 || input.code) return none;
   const sale = await recentSaleInfo(ctx.db, input.eventId);
   const type = sale?.ticketTypes.get(line.ticketTypeId);
   const now = new Date();
@@ -198,15 +208,16 @@ const databaseErrorCode = (error: unknown): string | undefined => {
 };
 
 /**
- * Each line names a visible ticket type of the event within its per-order limit (else
- * `invalid-argument` naming every field), on sale now (else `failed-precondition` with the reason).
+ * Each line names a ticket type of the event that is visible or that the order's code unlocks,
+ * within its per-order limit (else `invalid-argument` naming every field), on sale now (else
+ * `failed-precondition` with the reason).
  */
-function checkLines(input: z.output<typeof CreateOrderInput>, types: TicketType[]): Map<string, TicketType> {
+function checkLines(input: z.output<typeof CreateOrderInput>, types: TicketType[], code: EventCode | null): Map<string, TicketType> {
   const typeById = new Map(types.map((type) => [type.id, type]));
   const fields: { path: string; message: string; code: string }[] = [];
   input.lines.forEach((line, index) => {
     const type = typeById.get(line.ticketTypeId);
-    if (!type || type.hidden)
+    if (!type || (type.hidden && !code?.ticketTypeIds.includes(type.id)))
       fields.push({ path: `lines.${index}.ticketTypeId`, message: 'No such ticket type for this event', code: 'not_found' });
     else if (line.quantity > type.maxPerOrder) {
       fields.push({ path: `lines.${index}.quantity`, message: `At most ${type.maxPerOrder} per order`, code: 'too_big' });

@@ -1,4 +1,4 @@
-import { asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import type { PlaceLine } from '../events/events.api';
 import { order, orderLine } from './schema';
@@ -12,4 +12,14 @@ export async function placesOf(tx: Tx | Db, orderId: string): Promise<PlaceLine[
     .from(orderLine)
     .where(eq(orderLine.orderId, orderId))
     .orderBy(asc(orderLine.ticketTypeId));
+}
+
+/** The tickets an order takes with each code it used: the uses it counts for while held or sold. */
+export async function codeUsesOf(tx: Tx | Db, orderId: string): Promise<{ codeId: string; quantity: number }[]> {
+  const rows = await tx
+    .select({ codeId: orderLine.codeId, quantity: sql<number>`sum(${orderLine.quantity})::int` })
+    .from(orderLine)
+    .where(and(eq(orderLine.orderId, orderId), isNotNull(orderLine.codeId)))
+    .groupBy(orderLine.codeId);
+  return rows.map((row) => ({ codeId: row.codeId!, quantity: Number(row.quantity) }));
 }

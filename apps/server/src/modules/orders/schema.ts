@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
+import { eventCode } from '../codes/schema';
 import { event, ticketType } from '../events/schema';
 
 export const order = pgTable(
@@ -51,8 +52,15 @@ export const orderLine = pgTable(
       .references(() => ticketType.id),
     quantity: integer('quantity').notNull(),
     unitPrice: integer('unit_price').notNull(),
+    /** The code this line's places were taken with: they are its uses while held or sold. */
+    codeId: text('code_id').references(() => eventCode.id),
   },
-  (table) => [index('order_line_order_idx').on(table.orderId)],
+  (table) => [
+    index('order_line_order_idx').on(table.orderId),
+    index('order_line_code_idx')
+      .on(table.codeId)
+      .where(sql`${table.codeId} is not null`),
+  ],
 );
 
 /**

@@ -5,12 +5,13 @@ import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
+import { isCodeLimit, takeCodeUses } from './code-uses';
 import { releasePlaces, sellHeldPlaces, tryTakePlaces } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { issueTickets } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
 import { sendConfirmationJob, sendLatePaymentRefundNoticeJob } from './order-emails';
-import { placesOf, type Order } from './order-places';
+import { codeUsesOf, placesOf, type Order } from './order-places';
 import { requireWithinBuyerLimits } from './order-quotas';
 import { sendRefundJob } from './refund-order';
 import { order, refund } from './schema';
@@ -25,14 +26,17 @@ export type Settlement =
 const lateRefundReason = 'The payment came after the hold had ended and the tickets were gone';
 
 /**
- * A late payment's places, taken again while they are free and the buyer is still within the
- * event's and the types' limits per buyer (they may have ordered more meanwhile, decision 0046);
- * false, with nothing changed, otherwise.
+ * A late payment's places, taken again while they are free, the buyer is still within the
+ * event's and the types' limits per buyer (they may have ordered more meanwhile, decision 0046)
+ * and its code's limits have room (decision 0047); false, with nothing changed, otherwise.
  */
 async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<typeof placesOf>>): Promise<boolean> {
   return tx
     .transaction(async (savepoint) => {
       if (!(await tryTakePlaces(savepoint, { eventId: found.eventId, lines, as: 'sold' }))) return false;
+      // Made while the code worked: its window may have ended since, its limits still hold.
+      for (const use of await codeUsesOf(savepoint, found.id))
+        await takeCodeUses(savepoint, { ...use, buyerId: found.buyerId, checkWindow: false });
       if (!found.buyerId) return true;
       const [limits] = await savepoint.select({ maxPerBuyer: event.maxPerBuyer }).from(event).where(eq(event.id, found.eventId));
       const types = await savepoint
@@ -54,6 +58,7 @@ async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<t
     })
     .catch((error: unknown) => {
       if (error instanceof CallableError && failureOf(error.details)?.reason === 'buyer-limit') return false;
+      if (isCodeLimit(error)) return false;
       throw error;
     });
 }

@@ -126,10 +126,10 @@ export class LiveHub {
   }
 
   /** Serves one WebSocket connection; `session` is the one found on the upgrade request. */
-  handleConnection(socket: WebSocket, session: LiveSession | null, log: FastifyBaseLogger) {
+  handleConnection(socket: WebSocket, session: LiveSession | null, clientAddress: string, log: FastifyBaseLogger) {
     const connection: Connection = {
       socket,
-      ctx: { db: this.database.db, user: session?.user ?? null, log },
+      ctx: { db: this.database.db, user: session?.user ?? null, clientAddress, log },
       sessionId: session?.id ?? null,
       subscriptions: new Map(),
       closed: false,

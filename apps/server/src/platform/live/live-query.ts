@@ -7,6 +7,8 @@ import type { Db } from '../db/database';
 export interface LiveContext {
   db: Db;
   user: SessionUser | null;
+  /** The address the connection came from (as the proxy in front reports it): what quotas per address count. */
+  clientAddress: string;
   log: FastifyBaseLogger;
 }
 export type AuthedLiveContext = LiveContext & { user: SessionUser };

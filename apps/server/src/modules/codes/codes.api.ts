@@ -1,0 +1,4 @@
+// The codes module's surface: what app.ts composes and other modules may call.
+export { codesCallables } from './codes.functions';
+export { codesLiveQueries } from './codes.live';
+export { eventCodesTopic } from './topics';

@@ -1,0 +1,93 @@
+import { eventCodes, unlockedTicketTypes } from '@admit/shared/codes';
+import { instantToZonedLocal } from '@admit/shared/dates';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { CallableError } from '../../platform/http/callable-error';
+import { defineLiveQuery } from '../../platform/live/live-query';
+import { canSeeEvent, eventTopic, findEvent, requireEventRole } from '../events/events.api';
+import { ticketType } from '../events/schema';
+import { orderLine } from '../orders/schema';
+import { requireCode, requireWorksNow, usesOf } from '../orders/orders.api';
+import { eventCode } from './schema';
+import { eventCodesTopic } from './topics';
+
+/** An event's codes with their uses now (its admins): the uses change with every order, so the event's topic too. */
+export const eventCodesLive = defineLiveQuery(eventCodes, {
+  auth: 'required',
+  async load(params, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, params.eventId, 'admin');
+    const codes = await ctx.db
+      .select()
+      .from(eventCode)
+      .where(eq(eventCode.eventId, found.id))
+      .orderBy(asc(eventCode.code))
+      .limit(1000);
+    const ids = codes.map((code) => code.id);
+    const uses = await usesOf(ctx.db, ids);
+    const orders =
+      ids.length === 0
+        ? []
+        : await ctx.db
+            .select({ codeId: orderLine.codeId, count: sql<number>`count(distinct ${orderLine.orderId})::int` })
+            .from(orderLine)
+            .where(inArray(orderLine.codeId, ids))
+            .groupBy(orderLine.codeId);
+    const local = (instant: Date | null) => (instant ? instantToZonedLocal(instant, found.timeZone) : null);
+    return codes.map((code) => ({
+      id: code.id,
+      code: code.code,
+      ticketTypeIds: code.ticketTypeIds,
+      maxUses: code.maxUses,
+      maxPerBuyer: code.maxPerBuyer,
+      validFromLocal: local(code.validFrom),
+      validUntilLocal: local(code.validUntil),
+      used: uses.get(code.id) ?? 0,
+      orders: Number(orders.find((row) => row.codeId === code.id)?.count ?? 0),
+      createdAt: code.createdAt.toISOString(),
+    }));
+  },
+  topics: (params) => [eventCodesTopic(params.eventId), eventTopic(params.eventId)],
+});
+
+const least = (...limits: (number | null)[]) => {
+  const given = limits.filter((limit): limit is number => limit !== null);
+  return given.length === 0 ? null : Math.min(...given);
+};
+
+/**
+ * The hidden ticket types a code shows, as the event's page shows its other types, with what is
+ * left counting the code's own limit. Anyone may watch it who may see the event and has the code.
+ */
+export const unlockedTicketTypesLive = defineLiveQuery(unlockedTicketTypes, {
+  auth: 'optional',
+  async load(params, ctx) {
+    const found = await findEvent(ctx.db, params.eventId);
+    if (!(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
+    const code = await requireCode(ctx.db, { eventId: found.id, code: params.code, clientAddress: ctx.clientAddress });
+    requireWorksNow(code);
+    if (code.ticketTypeIds.length === 0) return [];
+    const types = await ctx.db
+      .select()
+      .from(ticketType)
+      .where(and(eq(ticketType.eventId, found.id), eq(ticketType.hidden, true), inArray(ticketType.id, code.ticketTypeIds)))
+      .orderBy(asc(ticketType.position));
+    const used = code.maxUses === null ? 0 : ((await usesOf(ctx.db, [code.id])).get(code.id) ?? 0);
+    const codeLeft = code.maxUses === null ? null : Math.max(0, code.maxUses - used);
+    const eventLeft = found.capacity - found.sold - found.held;
+    return types.map((type) => ({
+      id: type.id,
+      eventId: type.eventId,
+      name: type.name,
+      nameTranslations: type.nameTranslations,
+      price: type.price,
+      capacity: type.capacity,
+      maxPerOrder: type.maxPerOrder,
+      maxPerBuyer: least(type.maxPerBuyer, code.maxPerBuyer),
+      remaining: Math.max(0, least(type.capacity - type.sold - type.held, eventLeft, codeLeft)!),
+      position: type.position,
+      code: code.code,
+    }));
+  },
+  topics: (params) => [eventTopic(params.eventId), eventCodesTopic(params.eventId)],
+});
+
+export const codesLiveQueries = [eventCodesLive, unlockedTicketTypesLive];

@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { defineCallableContract } from './callable';
+import { LocalDateTime } from './dates';
+import { TicketAvailabilityRow } from './events';
+import { Id } from './ids';
+import { defineLiveQueryContract } from './live';
+
+// Codes an event's admins give out. An access code shows and sells hidden ticket types (press,
+// crew, members) to whoever has it, within its limits: how many tickets may be bought with it in
+// all, how many by one buyer, and when it works. Its uses are the places of its tickets: taken
+// with them, given back with them (decision 0047).
+
+/** Letters, digits, dash and underscore, compared without case: kept in capitals. */
+export const CodeText = z
+  .string()
+  .trim()
+  .min(3, 'At least 3 characters')
+  .max(40)
+  .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only')
+  .transform((code) => code.toUpperCase());
+
+export const codeLimits = { maxUses: 100_000, maxPerBuyer: 1_000, ticketTypes: 100 } as const;
+
+const CodeFields = {
+  code: CodeText,
+  /** The hidden ticket types it shows and sells. */
+  ticketTypeIds: z.array(Id).min(1, 'Choose at least one ticket type').max(codeLimits.ticketTypes),
+  /** Tickets that may be bought with it, by everyone together; null: no limit. */
+  maxUses: z.int().min(1).max(codeLimits.maxUses).nullable().default(null),
+  /** Tickets one buyer may buy with it, across their orders; null: no limit. */
+  maxPerBuyer: z.int().min(1).max(codeLimits.maxPerBuyer).nullable().default(null),
+  /** When it starts and stops working, as wall-clock times in the event's time zone; null: always. */
+  validFromLocal: LocalDateTime.nullable().default(null),
+  validUntilLocal: LocalDateTime.nullable().default(null),
+};
+
+const windowInOrder = (input: { validFromLocal: string | null; validUntilLocal: string | null }) =>
+  !input.validFromLocal || !input.validUntilLocal || input.validUntilLocal > input.validFromLocal;
+const windowMessage = { path: ['validUntilLocal'], message: 'It must stop working after it starts' };
+
+export const CreateCodeInput = z.strictObject({ eventId: Id, ...CodeFields }).refine(windowInOrder, windowMessage);
+export type CreateCodeInput = z.input<typeof CreateCodeInput>;
+export const createCode = defineCallableContract('codes.create', CreateCodeInput, z.object({ codeId: z.string() }));
+
+/** The same fields; a limit below the tickets already bought with the code is refused. */
+export const UpdateCodeInput = z.strictObject({ eventId: Id, codeId: Id, ...CodeFields }).refine(windowInOrder, windowMessage);
+export type UpdateCodeInput = z.input<typeof UpdateCodeInput>;
+export const updateCode = defineCallableContract('codes.update', UpdateCodeInput, z.object({}));
+
+/** Only a code no order used; one that was used is stopped instead (its window ended). */
+export const deleteCode = defineCallableContract('codes.delete', z.strictObject({ eventId: Id, codeId: Id }), z.object({}));
+
+/** A code as its event's admins manage it. */
+export const EventCodeRow = z.object({
+  id: z.string(),
+  code: z.string(),
+  ticketTypeIds: z.array(z.string()),
+  maxUses: z.number().nullable(),
+  maxPerBuyer: z.number().nullable(),
+  validFromLocal: z.string().nullable(),
+  validUntilLocal: z.string().nullable(),
+  /** Tickets held or sold with it now. */
+  used: z.number(),
+  /** Orders that ever used it: such a code is kept (stopped, not deleted). */
+  orders: z.number(),
+  createdAt: z.string(),
+});
+export type EventCodeRow = z.infer<typeof EventCodeRow>;
+export const eventCodes = defineLiveQueryContract('codes.ofEvent', z.strictObject({ eventId: Id }), EventCodeRow);
+
+/**
+ * The ticket types a code shows a buyer on the event's page, live: `remaining` and `maxPerBuyer`
+ * already count the code's own limits. An unknown code is `not-found`; too many wrong codes from
+ * one address in a while, `resource-exhausted` (too-many-code-attempts).
+ */
+export const unlockedTicketTypes = defineLiveQueryContract(
+  'codes.unlocked',
+  z.strictObject({ eventId: Id, code: CodeText }),
+  TicketAvailabilityRow.extend({ code: z.string() }),
+);
+
+export const codeFailures = [
+  /** `not-found`-like, answered as `failed-precondition`: the event has no such code. */
+  z.object({ reason: z.literal('unknown-code') }),
+  /** The code does not work at this moment: before its window or after it. */
+  z.object({ reason: z.literal('code-not-valid-now'), validFrom: z.string().nullable(), validUntil: z.string().nullable() }),
+  /** Fewer uses are left on the code than tickets were asked for with it. */
+  z.object({ reason: z.literal('code-used-up'), remaining: z.number() }),
+  /** The buyer has bought as many tickets with the code as one buyer may. */
+  z.object({ reason: z.literal('code-buyer-limit'), limit: z.number(), have: z.number() }),
+  /** `resource-exhausted`: many wrong codes came from this address lately. */
+  z.object({ reason: z.literal('too-many-code-attempts'), retryAfterSeconds: z.number() }),
+  /** `failed-precondition` on delete: orders used it; stop it by ending its window instead. */
+  z.object({ reason: z.literal('code-in-use'), orders: z.number() }),
+  /** `failed-precondition` on update: the limit is below the tickets bought with it. */
+  z.object({ reason: z.literal('code-limit-below-used'), used: z.number() }),
+  /** `already-exists`-like: another code of the event is written the same. */
+  z.object({ reason: z.literal('code-taken') }),
+  /** A ticket type named is not a hidden type of this event. */
+  z.object({ reason: z.literal('not-hidden-type'), ticketTypeId: z.string() }),
+] as const;
