@@ -30,6 +30,7 @@ import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
 import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
+import { createCode, deleteCode, updateCode } from '@admit/shared/codes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -66,6 +67,9 @@ interface World {
   paidOrderId: string;
   /** That order's ticket. */
   buyerTicketId: string;
+  /** A hidden ticket type of the published event, and its access code MATRIX. */
+  hiddenTicketTypeId: string;
+  codeId: string;
 }
 
 interface Row<Input = unknown> {
@@ -264,6 +268,21 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
     note: 'to the buyer, who holds the free ticket; the owner sends the same key again and gets the same message',
   }),
+  callableRow(createCode, {
+    input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX-2', ticketTypeIds: [w.hiddenTicketTypeId] }),
+    expect: adminUp,
+  }),
+  callableRow(updateCode, {
+    input: (w) => ({
+      eventId: w.publishedEventId,
+      codeId: w.codeId,
+      code: 'MATRIX',
+      ticketTypeIds: [w.hiddenTicketTypeId],
+      maxUses: 5,
+    }),
+    expect: adminUp,
+  }),
+  callableRow(deleteCode, { input: (w) => ({ eventId: w.publishedEventId, codeId: w.codeId }), expect: adminUp }),
   callableRow(prepareImport, { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp }),
   callableRow(validateImport, {
     input: (w) => ({ eventId: w.publishedEventId, rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test' }] }),
@@ -324,6 +343,12 @@ const liveQueryMatrix: Record<string, Row> = {
     note: 'who got a message (names and addresses)',
   },
   'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
+  'codes.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'the codes are secrets' },
+  'codes.unlocked': {
+    input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX' }),
+    expect: everyone,
+    note: 'whoever has the code: it is the capability',
+  },
 };
 
 /** Permission-checked GET routes (the `/files/*` routes in docs/contracts.md); `input` is the URL. */
@@ -393,7 +418,31 @@ async function newWorld(): Promise<World> {
     people.buyer.cookie,
   );
   if (free.status !== 200) throw new Error(`set-up free order failed: ${JSON.stringify(free.body)}`);
+  const hiddenTicketTypeId = await addTicketTypeAs(t, owner, published.eventId, { name: 'Crew', capacity: 5 });
+  const hidden = await t.call(
+    updateTicketType,
+    {
+      ticketTypeId: hiddenTicketTypeId,
+      name: 'Crew',
+      price: 0,
+      capacity: 5,
+      maxPerOrder: 10,
+      salesStartLocal: null,
+      salesEndLocal: null,
+      hidden: true,
+    },
+    owner,
+  );
+  if (hidden.status !== 200) throw new Error(`set-up hidden type failed: ${JSON.stringify(hidden.body)}`);
+  const coded = await t.call(
+    createCode,
+    { eventId: published.eventId, code: 'MATRIX', ticketTypeIds: [hiddenTicketTypeId] },
+    owner,
+  );
+  if (coded.status !== 200) throw new Error(`set-up code failed: ${JSON.stringify(coded.body)}`);
   return {
+    hiddenTicketTypeId,
+    codeId: coded.body.result.codeId,
     organizationId,
     draftEventId: draft.eventId,
     publishedEventId: published.eventId,

@@ -134,7 +134,7 @@ const checks: { name: string; query: SQL }[] = [
       where c.max_uses is not null and u.used > c.max_uses`,
   },
   {
-    name: "an order line taken with a code of another event, or of a ticket type the code is not for",
+    name: 'an order line taken with a code of another event, or of a ticket type the code is not for',
     query: sql`
       select l.id, l.code_id, l.ticket_type_id from order_line l
       join "order" o on o.id = l.order_id join event_code c on c.id = l.code_id

@@ -36,6 +36,7 @@ const OrderDetailPage = lazyScreen(() => import('../features/orders/order-detail
 const EventExports = lazyScreen(() => import('../features/exports/event-exports'), 'EventExports');
 const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
 const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
+const EventCodesPage = lazyScreen(() => import('../features/codes/event-codes-page'), 'EventCodesPage');
 const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
 const OrderMessages = lazyScreen(() => import('../features/messages/order-messages'), 'OrderMessages');
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
@@ -115,14 +116,30 @@ const publicEventRoute = createRoute({
   loader: () => {
     void loadTicketPicker();
   },
+  // The language of the event's words (`?lang=fr`, lib/event-language.ts), and an access code in the
+  // link (`?code=PRESS`), applied as if typed.
+  validateSearch: z.object({
+    lang: z.string().max(10).optional().catch(undefined),
+    code: z.string().trim().min(1).max(40).toUpperCase().optional().catch(undefined),
+  }),
   component: function PublicEventRoute() {
     const { slug } = publicEventRoute.useParams();
+    const { code } = publicEventRoute.useSearch();
+    const navigate = publicEventRoute.useNavigate();
     // The event page shows the event; checkout owns choosing and taking tickets.
     return (
       <PublicEventPage
         slug={slug}
         // No boundary of its own: the event shows with its tickets, as one page, once both are in.
-        tickets={(event) => <TicketPicker event={event} />}
+        tickets={(event) => (
+          <TicketPicker
+            event={event}
+            code={code ?? null}
+            onCodeChange={(next) =>
+              void navigate({ search: (before) => ({ ...before, code: next ?? undefined }), replace: true, resetScroll: false })
+            }
+          />
+        )}
       />
     );
   },
@@ -282,6 +299,19 @@ const eventAnalyticsRoute = createRoute({
   },
 });
 
+const eventCodesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/codes',
+  component: function EventCodesRoute() {
+    const { eventId } = eventCodesRoute.useParams();
+    return (
+      <RequireSession>
+        <EventCodesPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
 const eventMessagesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage/events/$eventId/messages',
@@ -339,6 +369,7 @@ const routeTree = rootRoute.addChildren([
   importRoute,
   orderDetailRoute,
   eventAnalyticsRoute,
+  eventCodesRoute,
   eventMessagesRoute,
   orgAnalyticsRoute,
   accessibilityRoute,

@@ -1,7 +1,7 @@
 import { FieldIssuesDetails, type CallableErrorCode } from '@admit/shared/callable';
 import { failureOf, type FailureDetails, type FailureReason } from '@admit/shared/failures';
 import { SoldOutDetails } from '@admit/shared/orders';
-import { defineMessages, useIntl, type MessageDescriptor } from 'react-intl';
+import { defineMessages, useIntl, type IntlShape, type MessageDescriptor } from 'react-intl';
 import { CallError } from './callable';
 import { untyped } from './messages';
 
@@ -143,12 +143,56 @@ const failureMessages = untyped(
       defaultMessage:
         'Many messages were sent for this event in the last hour. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
     },
+    'unknown-code': {
+      id: 'error.reason.unknownCode',
+      defaultMessage: 'This event has no such code. Check how it is written.',
+    },
+    'code-not-valid-now': {
+      id: 'error.reason.codeNotValidNow',
+      defaultMessage: '{window, select, before {This code works from {from}.} other {This code has stopped working.}}',
+    },
+    'code-used-up': {
+      id: 'error.reason.codeUsedUp',
+      defaultMessage:
+        '{remaining, plural, =0 {This code has been used up.} one {Only # more ticket can be bought with this code.} other {Only # more tickets can be bought with this code.}}',
+    },
+    'code-buyer-limit': {
+      id: 'error.reason.codeBuyerLimit',
+      defaultMessage:
+        '{have, plural, =0 {One person can buy at most {limit, plural, one {# ticket} other {# tickets}} with this code.} other {One person can buy at most {limit, plural, one {# ticket} other {# tickets}} with this code, and you have {have, number} already.}}',
+    },
+    'too-many-code-attempts': {
+      id: 'error.reason.tooManyCodeAttempts',
+      defaultMessage: 'Too many wrong codes. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
+    },
+    'code-in-use': {
+      id: 'error.reason.codeInUse',
+      defaultMessage: 'Orders used this code, so it is kept. To stop it, set when it stops working.',
+    },
+    'code-limit-below-used': {
+      id: 'error.reason.codeLimitBelowUsed',
+      defaultMessage:
+        '{used, plural, one {# ticket was} other {# tickets were}} bought with this code already: the limit cannot be lower.',
+    },
+    'code-taken': { id: 'error.reason.codeTaken', defaultMessage: 'This event already has a code written this way.' },
+    'not-hidden-type': {
+      id: 'error.reason.notHiddenType',
+      defaultMessage: 'An access code unlocks hidden ticket types only. Hide the ticket type first.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 
-/** The values of a reason's sentence: its details, and a wait in whole minutes where it has one. */
-function valuesOf(failure: FailureDetails): FailureDetails & { minutes?: number; scope?: 'event' | 'type' } {
+/** The values of a reason's sentence: its details, a wait in whole minutes where it has one, times as people read them. */
+function valuesOf(
+  failure: FailureDetails,
+  intl: IntlShape,
+): FailureDetails & { minutes?: number; scope?: 'event' | 'type'; window?: 'before' | 'after'; from?: string } {
   if (failure.reason === 'buyer-limit') return { ...failure, scope: failure.ticketTypeId === null ? 'event' : 'type' };
+  if (failure.reason === 'code-not-valid-now') {
+    const before = failure.validFrom !== null && new Date(failure.validFrom) > new Date();
+    const from = failure.validFrom ? intl.formatDate(failure.validFrom, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+    return { ...failure, window: before ? 'before' : 'after', from };
+  }
   return 'retryAfterSeconds' in failure ? { ...failure, minutes: Math.ceil(failure.retryAfterSeconds / 60) } : failure;
 }
 
@@ -163,7 +207,7 @@ export function useErrorMessage() {
   return (error: unknown): string => {
     if (!(error instanceof CallError)) return intl.formatMessage(messages.internal);
     const failure = failureOf(error.details);
-    if (failure) return intl.formatMessage(failureMessages[failure.reason], valuesOf(failure));
+    if (failure) return intl.formatMessage(failureMessages[failure.reason], valuesOf(failure, intl));
     if (error.code === 'resource-exhausted') {
       const soldOut = SoldOutDetails.safeParse(error.details);
       if (soldOut.success) return intl.formatMessage(messages.soldOut, { remaining: soldOut.data.remaining });

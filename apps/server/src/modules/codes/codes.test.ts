@@ -157,7 +157,10 @@ describe('an access code', () => {
     const again = await orderWith(buyer.cookie, eventId, pressId, 2, 'PRESS-2030');
     expect(again.body.result.status).toBe('pending');
     await expect.poll(() => list.rows()[0].used).toBe(2);
-    await t.db.update(order).set({ holdExpiresAt: new Date(Date.now() - 1000) }).where(eq(order.id, again.body.result.orderId));
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(order.id, again.body.result.orderId));
     await releaseExpiredHolds(t.db, eventId);
     await expect.poll(() => list.rows()[0].used).toBe(0);
     list.close();
@@ -201,7 +204,11 @@ describe('an access code', () => {
     const { eventId, pressId, codeId } = await eventWithCode();
     const buyer = await t.signUp('Kim Kept');
     expect((await orderWith(buyer.cookie, eventId, pressId, 3, 'PRESS-2030')).status).toBe(200);
-    const lower = await t.call(updateCode, { eventId, codeId, code: 'PRESS-2030', ticketTypeIds: [pressId], maxUses: 2 }, owner.cookie);
+    const lower = await t.call(
+      updateCode,
+      { eventId, codeId, code: 'PRESS-2030', ticketTypeIds: [pressId], maxUses: 2 },
+      owner.cookie,
+    );
     expect(lower.body.error.details).toEqual({ reason: 'code-limit-below-used', used: 3 });
     const removed = await t.call(deleteCode, { eventId, codeId }, owner.cookie);
     expect(removed.body.error.details).toEqual({ reason: 'code-in-use', orders: 1 });

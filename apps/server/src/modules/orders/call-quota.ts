@@ -58,7 +58,9 @@ export async function quotaWait(db: Db | Tx, quota: Quota): Promise<number | nul
   const [full] = await db
     .select({ seconds: sql<number>`ceil(extract(epoch from ${callQuota.windowStart} + ${window} - now()))::int` })
     .from(callQuota)
-    .where(and(eq(callQuota.key, quota.key), sql`${callQuota.windowStart} > now() - ${window}`, gte(callQuota.used, quota.limit)));
+    .where(
+      and(eq(callQuota.key, quota.key), sql`${callQuota.windowStart} > now() - ${window}`, gte(callQuota.used, quota.limit)),
+    );
   return full ? Math.max(1, full.seconds) : null;
 }
 

@@ -212,7 +212,11 @@ const databaseErrorCode = (error: unknown): string | undefined => {
  * within its per-order limit (else `invalid-argument` naming every field), on sale now (else
  * `failed-precondition` with the reason).
  */
-function checkLines(input: z.output<typeof CreateOrderInput>, types: TicketType[], code: EventCode | null): Map<string, TicketType> {
+function checkLines(
+  input: z.output<typeof CreateOrderInput>,
+  types: TicketType[],
+  code: EventCode | null,
+): Map<string, TicketType> {
   const typeById = new Map(types.map((type) => [type.id, type]));
   const fields: { path: string; message: string; code: string }[] = [];
   input.lines.forEach((line, index) => {

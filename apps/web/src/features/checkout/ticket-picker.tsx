@@ -3,8 +3,10 @@ import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-conte
 import type { PublicEventRow } from '@admit/shared/events';
 import { directionOf } from '@admit/shared/locales';
 import { ticketAvailability } from '@admit/shared/events';
+import { unlockedTicketTypes } from '@admit/shared/codes';
 import { createOrder } from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
+import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -17,15 +19,35 @@ import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { AccessCode } from './access-code';
 
-/** Choosing and taking tickets for one event; remaining counts update live as others take theirs. */
-export function TicketPicker({ event }: { event: PublicEventRow }) {
+/**
+ * Choosing and taking tickets for one event; remaining counts update live as others take theirs.
+ * An access code (typed, or from the link's `?code=`) adds the hidden ticket types it unlocks.
+ */
+export function TicketPicker({
+  event,
+  code,
+  onCodeChange,
+}: {
+  event: PublicEventRow;
+  code: string | null;
+  onCodeChange: (code: string | null) => void;
+}) {
   const intl = useIntl();
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
-  const { rows: types, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
+  const { rows: publicTypes, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
+  const unlocked = useLiveQuery(unlockedTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null });
+  const codeWorks = code !== null && !unlocked.error && unlocked.rows !== undefined;
+  const unlockedIds = new Set(codeWorks ? unlocked.rows!.map((row) => row.id) : []);
+  const types = publicTypes && [
+    ...publicTypes,
+    ...(codeWorks ? unlocked.rows!.filter((row) => !publicTypes.some((type) => type.id === row.id)) : []),
+  ];
+  types?.sort((a, b) => a.position - b.position);
   // Ticket types are named in the language the event's page shows it in.
   const language = useEventLanguage();
   const shownIn = localizeEvent(event, language).locale;
@@ -44,6 +66,7 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
           .filter(([, quantity]) => quantity > 0)
           .map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity })),
         idempotencyKey,
+        ...(codeWorks ? { code } : {}),
       }),
     onSuccess: (placed) => {
       sendStep(event.id, 'checkout');
@@ -88,6 +111,11 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
                   {name.name}
                 </Text>
                 <Group gap="xs">
+                  {unlockedIds.has(type.id) && (
+                    <Badge variant="light" color="grape" leftSection={<IconKey size={12} aria-hidden />}>
+                      <FormattedMessage id="picker.code.badge" defaultMessage="With your code" />
+                    </Badge>
+                  )}
                   <Text size="sm">
                     {type.price === 0 ? (
                       <FormattedMessage id="picker.free" defaultMessage="Free" />
@@ -138,6 +166,21 @@ export function TicketPicker({ event }: { event: PublicEventRow }) {
             </Group>
           );
         })}
+        {onSale && (
+          <AccessCode
+            // A new code starts a new field state (its error, what was typed).
+            code={code}
+            onChange={(next) => {
+              // Quantities of types the old code showed go with it.
+              setQuantities((current) =>
+                Object.fromEntries(Object.entries(current).filter(([id]) => publicTypes?.some((type) => type.id === id))),
+              );
+              onCodeChange(next);
+            }}
+            error={unlocked.error}
+            unlocked={codeWorks ? unlockedIds.size : undefined}
+          />
+        )}
         {mutation.isSuccess && mutation.data.status === 'paid' && (
           <Alert
             color="green"

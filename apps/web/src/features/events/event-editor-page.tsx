@@ -60,6 +60,11 @@ export function EventEditorPage({
               <FormattedMessage id="editor.analytics" defaultMessage="Sales and visitors" />
             </ButtonLink>
           )}
+          {isAdmin && editable && (
+            <ButtonLink to="/manage/events/$eventId/codes" params={{ eventId }} variant="default">
+              <FormattedMessage id="editor.codes" defaultMessage="Access codes" />
+            </ButtonLink>
+          )}
           {isAdmin && event.status !== 'cancelled' && (
             <ButtonLink to="/manage/events/$eventId/messages" params={{ eventId }} variant="default">
               <FormattedMessage id="editor.messages" defaultMessage="Message attendees" />

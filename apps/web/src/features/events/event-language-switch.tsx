@@ -26,7 +26,7 @@ export function EventLanguageSwitch({ event, slug, shown }: { event: EventConten
           key={locale}
           to="/e/$slug"
           params={{ slug }}
-          search={{ lang: locale }}
+          search={(before) => ({ ...before, lang: locale })}
           replace
           size="sm"
           lang={locale}

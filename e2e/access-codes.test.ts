@@ -1,0 +1,117 @@
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { callAs, screenshots } from './support/browser';
+import { useJourney } from './support/journey';
+import { signUpAndVerify } from './support/sign-in';
+
+describe('an organizer sells crew tickets with an access code, and only people with the code see them', () => {
+  const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
+  let organizer: Page;
+  let crew: Page;
+  let latecomer: Page;
+  let eventId = '';
+  let slug = '';
+
+  beforeAll(async () => {
+    organizer = await journey.newPage({ viewport: { width: 1280, height: 900 } });
+    crew = await journey.newPage({ viewport: { width: 390, height: 844 } });
+    latecomer = await journey.newPage({ viewport: { width: 390, height: 844 } });
+  });
+
+  it('sets up an event with public tickets and hidden crew tickets', async () => {
+    await signUpAndVerify(organizer, { name: 'Olivia Organizer', email: 'olivia@example.test' });
+    // Making the event is other screens' work: it is made through the callables they use.
+    const { organizationId } = await callAs(organizer)<{ organizationId: string }>('orgs.create', { name: 'Harbour Nights' });
+    ({ eventId, slug } = await callAs(organizer)<{ eventId: string; slug: string }>('events.create', {
+      organizationId,
+      title: 'Late Jazz at the Harbour',
+      venue: 'Harbour Hall, Hamburg',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-06-14T20:00',
+      endsAtLocal: '2030-06-14T23:30',
+      capacity: 100,
+    }));
+    await callAs(organizer)('events.addTicketType', { eventId, name: 'Standing', capacity: 90, price: 0 });
+    const { ticketTypeId: crewId } = await callAs(organizer)<{ ticketTypeId: string }>('events.addTicketType', {
+      eventId,
+      name: 'Crew',
+      capacity: 10,
+      price: 0,
+    });
+    await callAs(organizer)('events.updateTicketType', {
+      ticketTypeId: crewId,
+      name: 'Crew',
+      price: 0,
+      capacity: 10,
+      maxPerOrder: 10,
+      salesStartLocal: null,
+      salesEndLocal: null,
+      hidden: true,
+    });
+    await callAs(organizer)('events.publish', { eventId });
+  });
+
+  it('makes a code for the crew tickets from the event’s page, limited to two tickets', async () => {
+    await organizer.goto(`/manage/events/${eventId}`);
+    await organizer.getByRole('heading', { name: 'Late Jazz at the Harbour', level: 1 }).waitFor();
+    await organizer.getByRole('link', { name: 'Access codes' }).click();
+    await organizer.getByRole('heading', { name: /Access codes/, level: 1 }).waitFor();
+    await organizer.getByText('No codes yet.').waitFor();
+
+    // Typed in small letters, kept in capitals; the one hidden type is chosen already.
+    await organizer.getByRole('textbox', { name: 'Code' }).fill('crew-2030');
+    expect(await organizer.getByRole('checkbox', { name: 'Crew' }).isChecked()).toBe(true);
+    await organizer.getByRole('textbox', { name: 'Tickets in all (optional)' }).fill('2');
+    await organizer.getByRole('button', { name: 'Create code' }).click();
+    const row = organizer.getByRole('row', { name: /CREW-2030/ });
+    await row.getByRole('cell', { name: 'Crew', exact: true }).waitFor();
+    await row.getByText('0 of 2').waitFor();
+    await row.getByText('Always').waitFor();
+    await screenshots(organizer, 'access-codes');
+  });
+
+  it('shows a buyer only the public tickets, refuses a wrong code, and sells the crew tickets with the right one', async () => {
+    await signUpAndVerify(crew, { name: 'Carla Crew', email: 'carla@example.test' });
+    await crew.goto(`/e/${slug}`);
+    const tickets = crew.getByRole('region', { name: 'Tickets' });
+    await tickets.getByText('Standing').waitFor();
+    await crew.getByRole('button', { name: 'Have an access code?' }).click();
+    const field = crew.getByRole('textbox', { name: 'Access code' });
+    // The field opened under the button: focus is in it.
+    await field.press('Control+a');
+    await crew.keyboard.type('crew-2031');
+    await crew.keyboard.press('Enter');
+    await crew.getByText('This event has no such code. Check how it is written.').waitFor();
+    if ((await tickets.getByText('Crew').count()) !== 0) throw new Error('a wrong code showed the crew tickets');
+
+    await field.fill('crew-2030');
+    await crew.getByRole('button', { name: 'Apply' }).click();
+    await crew
+      .getByRole('status')
+      .getByText(/unlocked 1 ticket type/)
+      .waitFor();
+    await tickets.getByText('With your code').waitFor();
+    await crew.getByRole('textbox', { name: 'Number of Crew tickets' }).fill('2');
+    await screenshots(crew, 'access-code-applied');
+    await crew.getByRole('button', { name: 'Get 2 tickets' }).click();
+    await crew.getByText('Your tickets are ready').waitFor();
+    // The link now carries the code: it can be shared as it is.
+    if (!crew.url().includes('code=CREW-2030')) throw new Error(`the page's link lost the code: ${crew.url()}`);
+  });
+
+  it('counts the two tickets on the organizer’s list at once, and shows the next buyer with the link that none are left', async () => {
+    await organizer
+      .getByRole('row', { name: /CREW-2030/ })
+      .getByText('2 of 2')
+      .waitFor();
+
+    await signUpAndVerify(latecomer, { name: 'Luis Late', email: 'luis@example.test' });
+    await latecomer.goto(`/e/${slug}?code=crew-2030`);
+    const tickets = latecomer.getByRole('region', { name: 'Tickets' });
+    await tickets.getByText('With your code').waitFor();
+    await tickets.getByText('Sold out').waitFor();
+    await latecomer.getByRole('button', { name: 'Remove code' }).click();
+    await latecomer.getByRole('button', { name: 'Have an access code?' }).waitFor();
+    if ((await tickets.getByText('Crew').count()) !== 0) throw new Error('the removed code still shows the crew tickets');
+  });
+});
