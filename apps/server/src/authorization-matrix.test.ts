@@ -344,7 +344,7 @@ const liveQueryMatrix: Record<string, Row> = {
   },
   'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
   'codes.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'the codes are secrets' },
-  'codes.unlocked': {
+  'codes.ticketTypes': {
     input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX' }),
     expect: everyone,
     note: 'whoever has the code: it is the capability',

@@ -6,9 +6,10 @@ import { Id } from './ids';
 import { defineLiveQueryContract } from './live';
 
 // Codes an event's admins give out. An access code shows and sells hidden ticket types (press,
-// crew, members) to whoever has it, within its limits: how many tickets may be bought with it in
-// all, how many by one buyer, and when it works. Its uses are the places of its tickets: taken
-// with them, given back with them (decision 0047).
+// crew, members) to whoever has it; a discount code takes a percentage or an amount off each
+// ticket of its types; one code may do both. Either works within its limits: how many tickets may
+// be bought with it in all, how many by one buyer, how few in one order, and when it works. Its
+// uses are the places of its tickets: taken with them, given back with them (decision 0047).
 
 /** Letters, digits, dash and underscore, compared without case: kept in capitals. */
 export const CodeText = z
@@ -19,12 +20,32 @@ export const CodeText = z
   .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only')
   .transform((code) => code.toUpperCase());
 
-export const codeLimits = { maxUses: 100_000, maxPerBuyer: 1_000, ticketTypes: 100 } as const;
+export const codeLimits = { maxUses: 100_000, maxPerBuyer: 1_000, ticketTypes: 100, minQuantity: 100 } as const;
+
+/** Off each ticket a code applies to: a percentage of its price, or an amount (minor units of the event's currency, at most the price). */
+export const Discount = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('percent'), percent: z.int().min(1).max(100) }),
+  z.strictObject({ kind: z.literal('amount'), amount: z.int().min(1).max(100_000_000) }),
+]);
+export type Discount = z.infer<typeof Discount>;
+
+/** What one ticket of `price` costs with the discount: never below zero, rounded to the minor unit. */
+export function discountOn(price: number, discount: Discount | null): number {
+  if (!discount) return 0;
+  if (discount.kind === 'amount') return Math.min(price, discount.amount);
+  return Math.min(price, Math.round((price * discount.percent) / 100));
+}
 
 const CodeFields = {
   code: CodeText,
-  /** The hidden ticket types it shows and sells. */
-  ticketTypeIds: z.array(Id).min(1, 'Choose at least one ticket type').max(codeLimits.ticketTypes),
+  /**
+   * The ticket types it is for: the hidden ones among them it unlocks, all of them it discounts.
+   * None listed: a discount on every visible type of the event.
+   */
+  ticketTypeIds: z.array(Id).max(codeLimits.ticketTypes).default([]),
+  discount: Discount.nullable().default(null),
+  /** Tickets of its types an order must have for it to be used (a group discount from 4 tickets). */
+  minQuantity: z.int().min(1).max(codeLimits.minQuantity).default(1),
   /** Tickets that may be bought with it, by everyone together; null: no limit. */
   maxUses: z.int().min(1).max(codeLimits.maxUses).nullable().default(null),
   /** Tickets one buyer may buy with it, across their orders; null: no limit. */
@@ -37,13 +58,23 @@ const CodeFields = {
 const windowInOrder = (input: { validFromLocal: string | null; validUntilLocal: string | null }) =>
   !input.validFromLocal || !input.validUntilLocal || input.validUntilLocal > input.validFromLocal;
 const windowMessage = { path: ['validUntilLocal'], message: 'It must stop working after it starts' };
+/** A code does something: it unlocks ticket types, or takes something off. */
+const doesSomething = (input: { ticketTypeIds: string[]; discount: Discount | null }) =>
+  input.discount !== null || input.ticketTypeIds.length > 0;
+const somethingMessage = { path: ['ticketTypeIds'], message: 'Choose the hidden ticket types it unlocks, or give it a discount' };
 
-export const CreateCodeInput = z.strictObject({ eventId: Id, ...CodeFields }).refine(windowInOrder, windowMessage);
+export const CreateCodeInput = z
+  .strictObject({ eventId: Id, ...CodeFields })
+  .refine(windowInOrder, windowMessage)
+  .refine(doesSomething, somethingMessage);
 export type CreateCodeInput = z.input<typeof CreateCodeInput>;
 export const createCode = defineCallableContract('codes.create', CreateCodeInput, z.object({ codeId: z.string() }));
 
 /** The same fields; a limit below the tickets already bought with the code is refused. */
-export const UpdateCodeInput = z.strictObject({ eventId: Id, codeId: Id, ...CodeFields }).refine(windowInOrder, windowMessage);
+export const UpdateCodeInput = z
+  .strictObject({ eventId: Id, codeId: Id, ...CodeFields })
+  .refine(windowInOrder, windowMessage)
+  .refine(doesSomething, somethingMessage);
 export type UpdateCodeInput = z.input<typeof UpdateCodeInput>;
 export const updateCode = defineCallableContract('codes.update', UpdateCodeInput, z.object({}));
 
@@ -55,6 +86,8 @@ export const EventCodeRow = z.object({
   id: z.string(),
   code: z.string(),
   ticketTypeIds: z.array(z.string()),
+  discount: Discount.nullable(),
+  minQuantity: z.number(),
   maxUses: z.number().nullable(),
   maxPerBuyer: z.number().nullable(),
   validFromLocal: z.string().nullable(),
@@ -69,14 +102,23 @@ export type EventCodeRow = z.infer<typeof EventCodeRow>;
 export const eventCodes = defineLiveQueryContract('codes.ofEvent', z.strictObject({ eventId: Id }), EventCodeRow);
 
 /**
- * The ticket types a code shows a buyer on the event's page, live: `remaining` and `maxPerBuyer`
- * already count the code's own limits. An unknown code is `not-found`; too many wrong codes from
+ * The ticket types a code is for, as a buyer with it sees them on the event's page, live: the
+ * hidden ones it unlocks and the visible ones it discounts. `price` is what a ticket costs with the
+ * code, `listPrice` without; `remaining` and `maxPerBuyer` already count the code's own limits. An
+ * unknown code is refused (unknown-code), as is one outside its window; too many wrong codes from
  * one address in a while, `resource-exhausted` (too-many-code-attempts).
  */
-export const unlockedTicketTypes = defineLiveQueryContract(
-  'codes.unlocked',
+export const codeTicketTypes = defineLiveQueryContract(
+  'codes.ticketTypes',
   z.strictObject({ eventId: Id, code: CodeText }),
-  TicketAvailabilityRow.extend({ code: z.string() }),
+  TicketAvailabilityRow.extend({
+    code: z.string(),
+    listPrice: z.number(),
+    /** A hidden type, shown because of the code. */
+    unlocked: z.boolean(),
+    discount: Discount.nullable(),
+    minQuantity: z.number(),
+  }),
 );
 
 export const codeFailures = [
@@ -86,6 +128,8 @@ export const codeFailures = [
   z.object({ reason: z.literal('code-not-valid-now'), validFrom: z.string().nullable(), validUntil: z.string().nullable() }),
   /** Fewer uses are left on the code than tickets were asked for with it. */
   z.object({ reason: z.literal('code-used-up'), remaining: z.number() }),
+  /** Fewer tickets of the code's types in the order than it needs. */
+  z.object({ reason: z.literal('code-min-quantity'), minQuantity: z.number() }),
   /** The buyer has bought as many tickets with the code as one buyer may. */
   z.object({ reason: z.literal('code-buyer-limit'), limit: z.number(), have: z.number() }),
   /** `resource-exhausted`: many wrong codes came from this address lately. */
@@ -96,6 +140,6 @@ export const codeFailures = [
   z.object({ reason: z.literal('code-limit-below-used'), used: z.number() }),
   /** `already-exists`-like: another code of the event is written the same. */
   z.object({ reason: z.literal('code-taken') }),
-  /** A ticket type named is not a hidden type of this event. */
+  /** A ticket type named is not of this event, or is visible on a code without a discount (it would do nothing). */
   z.object({ reason: z.literal('not-hidden-type'), ticketTypeId: z.string() }),
 ] as const;

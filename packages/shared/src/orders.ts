@@ -19,7 +19,7 @@ export const CreateOrderInput = z.strictObject({
     }),
   /** Made by the buyer's device: the same key never creates a second order. */
   idempotencyKey: z.string().min(8).max(100).optional(),
-  /** An access code of the event: its hidden ticket types may then be ordered, within its limits. */
+  /** A code of the event: the hidden types it unlocks may be ordered, its discount is taken off, within its limits. */
   code: CodeText.optional(),
 });
 export type CreateOrderInput = z.input<typeof CreateOrderInput>;
@@ -93,7 +93,12 @@ export const OrderLineRow = z.object({
   ticketTypeId: z.string(),
   ticketTypeName: z.string(),
   quantity: z.number(),
+  /** What each ticket cost, with the discount taken off. */
   unitPrice: z.number(),
+  /** Taken off each ticket by the line's code. */
+  discount: z.number(),
+  /** The code the line was bought with (an access or discount code), if any. */
+  code: z.string().nullable(),
 });
 
 /** One of the buyer's own orders, as the checkout and order pages show it. */

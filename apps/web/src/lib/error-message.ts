@@ -156,6 +156,11 @@ const failureMessages = untyped(
       defaultMessage:
         '{remaining, plural, =0 {This code has been used up.} one {Only # more ticket can be bought with this code.} other {Only # more tickets can be bought with this code.}}',
     },
+    'code-min-quantity': {
+      id: 'error.reason.codeMinQuantity',
+      defaultMessage:
+        'This code needs at least {minQuantity, plural, one {# ticket} other {# tickets}} of its types in one order.',
+    },
     'code-buyer-limit': {
       id: 'error.reason.codeBuyerLimit',
       defaultMessage:
@@ -177,7 +182,8 @@ const failureMessages = untyped(
     'code-taken': { id: 'error.reason.codeTaken', defaultMessage: 'This event already has a code written this way.' },
     'not-hidden-type': {
       id: 'error.reason.notHiddenType',
-      defaultMessage: 'An access code unlocks hidden ticket types only. Hide the ticket type first.',
+      defaultMessage:
+        'A code without a discount unlocks hidden ticket types only. Hide the ticket type first, or give the code a discount.',
     },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );

@@ -21,6 +21,9 @@ function columnsOf(input: CodeFields, found: EventRecord) {
   return {
     code: input.code,
     ticketTypeIds: [...new Set(input.ticketTypeIds)],
+    discountPercent: input.discount?.kind === 'percent' ? input.discount.percent : null,
+    discountAmount: input.discount?.kind === 'amount' ? input.discount.amount : null,
+    minQuantity: input.minQuantity,
     maxUses: input.maxUses,
     maxPerBuyer: input.maxPerBuyer,
     validFrom: input.validFromLocal ? zonedLocalToInstant(input.validFromLocal, found.timeZone) : null,
@@ -28,16 +31,19 @@ function columnsOf(input: CodeFields, found: EventRecord) {
   };
 }
 
-/** Refuses a ticket type that is not one of the event's hidden ones: only those need a code to be sold. */
-async function requireHiddenTypes(db: Db | Tx, eventId: string, ids: readonly string[]) {
+/**
+ * Refuses a ticket type that is not the event's, or a visible one on a code without a discount:
+ * only hidden types need a code to be sold.
+ */
+async function requireCodeTypes(db: Db | Tx, eventId: string, input: CodeFields) {
   const types = await db
     .select({ id: ticketType.id, hidden: ticketType.hidden })
     .from(ticketType)
     .where(eq(ticketType.eventId, eventId));
-  const hidden = new Set(types.filter((type) => type.hidden).map((type) => type.id));
-  const wrong = ids.find((id) => !hidden.has(id));
+  const usable = new Set(types.filter((type) => type.hidden || input.discount !== null).map((type) => type.id));
+  const wrong = input.ticketTypeIds.find((id) => !usable.has(id));
   if (wrong)
-    throw new CallableError('failed-precondition', 'A code unlocks hidden ticket types of its event only', {
+    throw new CallableError('failed-precondition', 'A code without a discount unlocks hidden ticket types of its event only', {
       reason: 'not-hidden-type',
       ticketTypeId: wrong,
     });
@@ -51,7 +57,7 @@ export const createCodeCallable = defineCallable(createCode, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await requireHiddenTypes(ctx.db, found.id, input.ticketTypeIds);
+    await requireCodeTypes(ctx.db, found.id, input);
     const codeId = randomUUID();
     await ctx.db
       .transaction(async (tx) => {
@@ -87,7 +93,7 @@ export const updateCodeCallable = defineCallable(updateCode, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await requireHiddenTypes(ctx.db, found.id, input.ticketTypeIds);
+    await requireCodeTypes(ctx.db, found.id, input);
     await ctx.db
       .transaction(async (tx) => {
         // Locked as an order locks it: no order takes uses between the count and the change.

@@ -1,4 +1,4 @@
-import { eventCodes, unlockedTicketTypes } from '@admit/shared/codes';
+import { codeTicketTypes, discountOn, eventCodes } from '@admit/shared/codes';
 import { instantToZonedLocal } from '@admit/shared/dates';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { CallableError } from '../../platform/http/callable-error';
@@ -6,7 +6,7 @@ import { defineLiveQuery } from '../../platform/live/live-query';
 import { canSeeEvent, eventTopic, findEvent, requireEventRole } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { orderLine } from '../orders/schema';
-import { requireCode, requireWorksNow, usesOf } from '../orders/orders.api';
+import { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from '../orders/orders.api';
 import { eventCode } from './schema';
 import { eventCodesTopic } from './topics';
 
@@ -36,6 +36,8 @@ export const eventCodesLive = defineLiveQuery(eventCodes, {
       id: code.id,
       code: code.code,
       ticketTypeIds: code.ticketTypeIds,
+      discount: discountOf(code),
+      minQuantity: code.minQuantity,
       maxUses: code.maxUses,
       maxPerBuyer: code.maxPerBuyer,
       validFromLocal: local(code.validFrom),
@@ -54,22 +56,21 @@ const least = (...limits: (number | null)[]) => {
 };
 
 /**
- * The hidden ticket types a code shows, as the event's page shows its other types, with what is
- * left counting the code's own limit. Anyone may watch it who may see the event and has the code.
+ * The ticket types a code is for (hidden ones it unlocks, visible ones it discounts), as the
+ * event's page shows its other types, with the code's price and what is left counting its own
+ * limit. Anyone may watch it who may see the event and has the code.
  */
-export const unlockedTicketTypesLive = defineLiveQuery(unlockedTicketTypes, {
+export const codeTicketTypesLive = defineLiveQuery(codeTicketTypes, {
   auth: 'optional',
   async load(params, ctx) {
     const found = await findEvent(ctx.db, params.eventId);
     if (!(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
     const code = await requireCode(ctx.db, { eventId: found.id, code: params.code, clientAddress: ctx.clientAddress });
     requireWorksNow(code);
-    if (code.ticketTypeIds.length === 0) return [];
-    const types = await ctx.db
-      .select()
-      .from(ticketType)
-      .where(and(eq(ticketType.eventId, found.id), eq(ticketType.hidden, true), inArray(ticketType.id, code.ticketTypeIds)))
-      .orderBy(asc(ticketType.position));
+    const types = (
+      await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, found.id)).orderBy(asc(ticketType.position))
+    ).filter((type) => codeAppliesTo(code, type));
+    const discount = discountOf(code);
     const used = code.maxUses === null ? 0 : ((await usesOf(ctx.db, [code.id])).get(code.id) ?? 0);
     const codeLeft = code.maxUses === null ? null : Math.max(0, code.maxUses - used);
     const eventLeft = found.capacity - found.sold - found.held;
@@ -78,7 +79,11 @@ export const unlockedTicketTypesLive = defineLiveQuery(unlockedTicketTypes, {
       eventId: type.eventId,
       name: type.name,
       nameTranslations: type.nameTranslations,
-      price: type.price,
+      price: type.price - discountOn(type.price, discount),
+      listPrice: type.price,
+      unlocked: type.hidden,
+      discount,
+      minQuantity: code.minQuantity,
       capacity: type.capacity,
       maxPerOrder: type.maxPerOrder,
       maxPerBuyer: least(type.maxPerBuyer, code.maxPerBuyer),
@@ -90,4 +95,4 @@ export const unlockedTicketTypesLive = defineLiveQuery(unlockedTicketTypes, {
   topics: (params) => [eventTopic(params.eventId), eventCodesTopic(params.eventId)],
 });
 
-export const codesLiveQueries = [eventCodesLive, unlockedTicketTypesLive];
+export const codesLiveQueries = [eventCodesLive, codeTicketTypesLive];

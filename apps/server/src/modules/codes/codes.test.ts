@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createCode, deleteCode, eventCodes, unlockedTicketTypes, updateCode, type CreateCodeInput } from '@admit/shared/codes';
+import { createCode, deleteCode, eventCodes, codeTicketTypes, updateCode, type CreateCodeInput } from '@admit/shared/codes';
 import { managedTicketTypes, updateTicketType } from '@admit/shared/event-changes';
 import { ticketAvailability } from '@admit/shared/events';
 import { createOrder, refundOrder } from '@admit/shared/orders';
@@ -82,10 +82,10 @@ describe('an access code', () => {
     const page = await watch(url, ticketAvailability.name, { eventId });
     expect(page.rows().map((row) => row.name)).toEqual(['Standing']);
     page.close();
-    await expect(watch(url, unlockedTicketTypes.name, { eventId, code: 'PRESS-2031' })).rejects.toMatchObject({
+    await expect(watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2031' })).rejects.toMatchObject({
       details: { reason: 'unknown-code' },
     });
-    const unlocked = await watch(url, unlockedTicketTypes.name, { eventId, code: 'press-2030' });
+    const unlocked = await watch(url, codeTicketTypes.name, { eventId, code: 'press-2030' });
     expect(unlocked.rows()).toMatchObject([{ id: pressId, name: 'Press', remaining: 500, code: 'PRESS-2030' }]);
     unlocked.close();
 
@@ -131,7 +131,7 @@ describe('an access code', () => {
     const usedUp = await orderWith(ana.cookie, eventId, pressId, 1, 'PRESS-2030');
     expect(usedUp.body.error.details).toEqual({ reason: 'code-used-up', remaining: 0 });
 
-    const unlocked = await watch(url, unlockedTicketTypes.name, { eventId, code: 'PRESS-2030' });
+    const unlocked = await watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2030' });
     expect(unlocked.rows()[0]).toMatchObject({ remaining: 0, maxPerBuyer: 3 });
     unlocked.close();
     const list = await watch(url, eventCodes.name, { eventId }, owner.cookie);
@@ -187,7 +187,7 @@ describe('an access code', () => {
       validFrom: '2098-12-31T23:00:00.000Z',
       validUntil: null,
     });
-    await expect(watch(url, unlockedTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
+    await expect(watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
       details: { reason: 'code-not-valid-now' },
     });
 
@@ -261,7 +261,7 @@ describe('guessing codes', () => {
     const right = await orderWith(buyer.cookie, eventId, pressId, 1, 'PRESS-2030');
     expect(right.status).toBe(429);
     expect(right.body.error.details).toMatchObject({ reason: 'too-many-code-attempts' });
-    await expect(watch(url, unlockedTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
+    await expect(watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
       details: { reason: 'too-many-code-attempts' },
     });
   });

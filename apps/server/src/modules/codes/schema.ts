@@ -4,7 +4,8 @@ import { user } from '../../platform/auth/schema';
 import { event } from '../events/schema';
 
 /**
- * An event's access code: it shows and sells hidden ticket types to whoever has it. Its uses are
+ * An event's code: it shows and sells hidden ticket types to whoever has it (an access code),
+ * takes a discount off its ticket types (a discount code), or both. Its uses are
  * not counted here: they are the places held or sold with it (order_line.code_id), so they come
  * back with the places when a hold ends or a ticket is refunded (decision 0047).
  */
@@ -21,6 +22,11 @@ export const eventCode = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** Off each ticket it applies to: a percentage, or an amount in the event's currency's minor units (at most one). */
+    discountPercent: integer('discount_percent'),
+    discountAmount: integer('discount_amount'),
+    /** Tickets it applies to an order must have for it to be used at all. */
+    minQuantity: integer('min_quantity').notNull().default(1),
     maxUses: integer('max_uses'),
     maxPerBuyer: integer('max_per_buyer'),
     validFrom: timestamp('valid_from', { withTimezone: true }),

@@ -11,6 +11,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { contentDisposition } from '../../platform/http/content-disposition';
 import { sendError } from '../../platform/http/send-error';
 import { localeOf } from '../../platform/mail/compose';
+import { eventCode } from '../codes/schema';
 import { checkIn } from '../checkin/schema';
 import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
@@ -81,6 +82,8 @@ const attendees: ExportDefinition = {
           'price_minor',
           'price',
           'currency',
+          'discount_minor',
+          'code',
           'issued_at',
           'issued_at_local',
           'checked_in_at',
@@ -140,12 +143,19 @@ const attendees: ExportDefinition = {
                 .from(order)
                 .where(inArray(order.id, orderIds)),
               db
-                .select({ orderId: orderLine.orderId, ticketTypeId: orderLine.ticketTypeId, unitPrice: orderLine.unitPrice })
+                .select({
+                  orderId: orderLine.orderId,
+                  ticketTypeId: orderLine.ticketTypeId,
+                  unitPrice: orderLine.unitPrice,
+                  discount: orderLine.discount,
+                  code: eventCode.code,
+                })
                 .from(orderLine)
+                .leftJoin(eventCode, eq(eventCode.id, orderLine.codeId))
                 .where(inArray(orderLine.orderId, orderIds)),
             ]);
       const orderById = new Map(orders.map((one) => [one.id, one]));
-      const priceOf = new Map(lines.map((line) => [`${line.orderId}|${line.ticketTypeId}`, line.unitPrice]));
+      const lineOf = new Map(lines.map((line) => [`${line.orderId}|${line.ticketTypeId}`, line]));
       for (const row of page) {
         const typeName = typeNames.get(row.ticketTypeId) ?? '';
         if (role === 'staff') {
@@ -161,7 +171,9 @@ const attendees: ExportDefinition = {
           continue;
         }
         const owner = orderById.get(row.orderId);
-        const price = priceOf.get(`${row.orderId}|${row.ticketTypeId}`) ?? 0;
+        const line = lineOf.get(`${row.orderId}|${row.ticketTypeId}`);
+        // What the ticket cost: its code's discount taken off (and shown beside it).
+        const price = line?.unitPrice ?? 0;
         yield [
           row.id,
           typeName,
@@ -176,6 +188,8 @@ const attendees: ExportDefinition = {
           price,
           money(price),
           owner?.currency ?? found.currency,
+          line?.discount ?? 0,
+          line?.code ?? '',
           isoInstant(row.createdAt),
           local(row.createdAt),
           isoInstant(row.checkedInAt),
@@ -204,6 +218,8 @@ const orders: ExportDefinition = {
     'refunded_minor',
     'refunded',
     'currency',
+    'discount_minor',
+    'codes',
     'payment_provider',
     'locale',
     'created_at',
@@ -233,6 +249,10 @@ const orders: ExportDefinition = {
           locale: order.locale,
           // Spelled out: in a one-table select Drizzle leaves columns unqualified, which the subquery would misread.
           tickets: sql<number>`(select count(*)::int from ticket t where t.order_id = "order"."id" and t.status = 'valid')`,
+          discount: sql<number>`(select coalesce(sum(l.discount * l.quantity), 0)::int from order_line l where l.order_id = "order"."id")`,
+          codes: sql<
+            string | null
+          >`(select string_agg(distinct c.code, ' ') from order_line l join event_code c on c.id = l.code_id where l.order_id = "order"."id")`,
         })
         .from(order)
         .where(and(eq(order.eventId, found.id), after))
@@ -251,6 +271,8 @@ const orders: ExportDefinition = {
         row.refunded,
         money(row.refunded),
         row.currency,
+        Number(row.discount),
+        row.codes ?? '',
         row.provider ?? '',
         row.locale ?? '',
         isoInstant(row.createdAt),

@@ -100,7 +100,7 @@ describe('the attendee export', () => {
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.raw.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false);
     expect(response.text.split('\r\n')[0]).toBe(
-      'ticket_id,ticket_type,holder_name,holder_email,ticket_status,order_reference,order_id,order_status,buyer_name,buyer_email,price_minor,price,currency,issued_at,issued_at_local,checked_in_at,checked_in_at_local,time_zone',
+      'ticket_id,ticket_type,holder_name,holder_email,ticket_status,order_reference,order_id,order_status,buyer_name,buyer_email,price_minor,price,currency,discount_minor,code,issued_at,issued_at_local,checked_in_at,checked_in_at_local,time_zone',
     );
     expect(recordsOf(response.text)).toHaveLength(9);
     expect(response.headers['x-row-count']).toBe('9');

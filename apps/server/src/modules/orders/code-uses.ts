@@ -1,3 +1,4 @@
+import type { Discount } from '@admit/shared/codes';
 import { failureOf, type FailureDetails } from '@admit/shared/failures';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
@@ -40,6 +41,21 @@ export async function requireCode(db: Db, input: { eventId: string; code: string
   const wait = await consumeQuota(db, quota);
   if (wait !== null) throw tooManyAttempts(wait);
   throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
+}
+
+/** The code's discount, as the contracts carry it. */
+export function discountOf(code: Pick<EventCode, 'discountPercent' | 'discountAmount'>): Discount | null {
+  if (code.discountPercent !== null) return { kind: 'percent', percent: code.discountPercent };
+  if (code.discountAmount !== null) return { kind: 'amount', amount: code.discountAmount };
+  return null;
+}
+
+/**
+ * Whether the code is for a ticket type: one it lists (a hidden one it unlocks, a visible one it
+ * discounts), or, listing none, any visible one.
+ */
+export function codeAppliesTo(code: Pick<EventCode, 'ticketTypeIds'>, type: { id: string; hidden: boolean }): boolean {
+  return code.ticketTypeIds.length === 0 ? !type.hidden : code.ticketTypeIds.includes(type.id);
 }
 
 /** Whether the code works at `now`: inside its window, where it has one. */
@@ -90,8 +106,8 @@ export class CodeUsedUp extends CallableError {
 }
 
 /**
- * Refuses `quantity` more tickets with the code when its limits have no room for them: its total
- * and its limit per buyer. Called after the order's places were taken, in the same transaction:
+ * Refuses `quantity` more tickets with the code when it needs more in one order, or its limits
+ * have no room for them: its total and its limit per buyer. Called after the order's places were taken, in the same transaction:
  * it locks the code's row after the event's and the types' (always in that order), so orders with
  * one code wait for each other here and each counts the uses of those that committed before it,
  * in statements begun after the lock. `checkWindow: false` for a payment that came late, whose
@@ -105,6 +121,11 @@ export async function takeCodeUses(
   const [code] = await tx.select().from(eventCode).where(eq(eventCode.id, input.codeId)).for('update');
   if (!code) throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
   if (input.checkWindow !== false) requireWorksNow(code);
+  if (input.quantity < code.minQuantity)
+    throw new CallableError('failed-precondition', `This code needs at least ${code.minQuantity} tickets in one order`, {
+      reason: 'code-min-quantity',
+      minQuantity: code.minQuantity,
+    });
   if (code.maxUses !== null) {
     const used = (await usesOf(tx, [code.id])).get(code.id) ?? 0;
     if (used + input.quantity > code.maxUses) throw new CodeUsedUp(Math.max(0, code.maxUses - used));

@@ -29,7 +29,8 @@ export interface OrderConfirmationContent extends OrderEmailRecipient {
   /** A short reference people can quote ("1A2B3C4D"). */
   reference: string;
   total: number;
-  lines: { ticketTypeName: string; quantity: number; unitPrice: number }[];
+  /** Each ticket's price as paid, and the discount its code took off. */
+  lines: { ticketTypeName: string; quantity: number; unitPrice: number; discount: number; code: string | null }[];
   /** The tickets that admit someone; each gets its QR code in the email. */
   tickets: { id: string; code: string; holderName: string; ticketTypeName: string }[];
   pdf: { filename: string; content: Uint8Array };
@@ -108,10 +109,12 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
       venue: shown.venue,
       calendar: calendarLinks(content, intl),
       lines: content.lines.map((line) => ({
-        label: intl.formatMessage(mailMessages.orderLine, {
+        label: intl.formatMessage(line.discount > 0 ? mailMessages.orderLineDiscounted : mailMessages.orderLine, {
           quantity: line.quantity,
           ticketType: shorten(line.ticketTypeName, shownMax.title),
           unitPrice: money(line.unitPrice),
+          discount: money(line.discount),
+          code: line.code ?? '',
         }),
         amount: money(line.quantity * line.unitPrice),
       })),

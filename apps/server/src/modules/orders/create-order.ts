@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { personLabel } from '@admit/shared/people';
+import { discountOn } from '@admit/shared/codes';
 import { CreateOrderInput } from '@admit/shared/orders';
 import type { z } from 'zod';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
+import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
@@ -54,10 +55,14 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
     : null;
   const types = await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, input.eventId));
   const typeById = checkLines(input, types, code);
-  const withCode = (ticketTypeId: string) => code?.ticketTypeIds.includes(ticketTypeId) === true;
+  const withCode = (ticketTypeId: string) => code !== null && codeAppliesTo(code, typeById.get(ticketTypeId)!);
   const codeQuantity = input.lines.filter((line) => withCode(line.ticketTypeId)).reduce((sum, line) => sum + line.quantity, 0);
-  // Prices are the server's, never the browser's. Anything to pay: the places are held, not sold.
-  const total = input.lines.reduce((sum, line) => sum + typeById.get(line.ticketTypeId)!.price * line.quantity, 0);
+  // Prices are the server's, never the browser's: each ticket's, less its code's discount.
+  const discountFor = (ticketTypeId: string) =>
+    withCode(ticketTypeId) ? discountOn(typeById.get(ticketTypeId)!.price, discountOf(code!)) : 0;
+  const unitPriceOf = (ticketTypeId: string) => typeById.get(ticketTypeId)!.price - discountFor(ticketTypeId);
+  const total = input.lines.reduce((sum, line) => sum + unitPriceOf(line.ticketTypeId) * line.quantity, 0);
+  // Anything to pay: the places are held, not sold.
   const paid = total > 0;
   const holdExpiresAt = paid ? new Date(Date.now() + found.holdMinutes * 60_000) : null;
   const quantity = input.lines.reduce((sum, line) => sum + line.quantity, 0);
@@ -88,14 +93,19 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         locale: ctx.locale,
         idempotencyKey: input.idempotencyKey ?? null,
       });
-      await recordActivity(tx, orderId, 'created', { total, tickets: quantity });
+      await recordActivity(tx, orderId, 'created', {
+        total,
+        tickets: quantity,
+        ...(code && codeQuantity > 0 ? { code: code.code } : {}),
+      });
       await tx.insert(orderLine).values(
         input.lines.map((line) => ({
           id: randomUUID(),
           orderId,
           ticketTypeId: line.ticketTypeId,
           quantity: line.quantity,
-          unitPrice: typeById.get(line.ticketTypeId)!.price,
+          unitPrice: unitPriceOf(line.ticketTypeId),
+          discount: discountFor(line.ticketTypeId),
           codeId: withCode(line.ticketTypeId) ? code!.id : null,
         })),
       );

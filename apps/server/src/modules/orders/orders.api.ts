@@ -3,7 +3,7 @@
 export { eventEndCallables } from './cancel-event';
 export { setTicketHolderCallable } from './ticket-holders';
 export { consumeQuotas, quotaKey, type Quota } from './call-quota';
-export { requireCode, requireWorksNow, usesOf } from './code-uses';
+export { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds } from './holds';
 export { sendOrderConfirmation, type OrderEmailDeps } from './order-emails';

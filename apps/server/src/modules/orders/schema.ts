@@ -51,7 +51,10 @@ export const orderLine = pgTable(
       .notNull()
       .references(() => ticketType.id),
     quantity: integer('quantity').notNull(),
+    /** What each ticket of the line costs the buyer: its type's price then, less `discount`. */
     unitPrice: integer('unit_price').notNull(),
+    /** Taken off each ticket's price by the line's code (0 without one). */
+    discount: integer('discount').notNull().default(0),
     /** The code this line's places were taken with: they are its uses while held or sold. */
     codeId: text('code_id').references(() => eventCode.id),
   },

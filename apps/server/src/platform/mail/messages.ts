@@ -84,6 +84,10 @@ export const mailMessages = {
   orderCalendar: { id: 'mail.order.calendar', defaultMessage: 'Calendar' },
   orderCalendarFile: { id: 'mail.order.calendarFile', defaultMessage: 'Apple, Outlook (.ics)' },
   orderLine: { id: 'mail.order.line', defaultMessage: '{quantity, number} × {ticketType} at {unitPrice} each' },
+  orderLineDiscounted: {
+    id: 'mail.order.lineDiscounted',
+    defaultMessage: '{quantity, number} × {ticketType} at {unitPrice} each (code {code}: {discount} off each)',
+  },
   orderTotal: { id: 'mail.order.total', defaultMessage: 'Total' },
   orderTicketsHeading: { id: 'mail.order.ticketsHeading', defaultMessage: 'Your tickets' },
   orderTicketHolder: { id: 'mail.order.ticketHolder', defaultMessage: 'For {name}' },

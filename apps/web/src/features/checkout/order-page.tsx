@@ -16,6 +16,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { LineCodeNote } from '../../lib/discount-text';
 import { SandboxCardForm } from './sandbox-card-form';
 import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
 
@@ -159,6 +160,7 @@ function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
                     <FormattedMessage id="order.each" defaultMessage="{price} each" values={{ price: money(line.unitPrice) }} />
                   )}
                 </Text>
+                <LineCodeNote line={line} currency={order.currency} />
               </Table.Td>
               <Table.Td ta="end">{line.quantity}</Table.Td>
               <Table.Td ta="end">{money(line.unitPrice * line.quantity)}</Table.Td>

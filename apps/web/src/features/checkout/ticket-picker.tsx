@@ -1,11 +1,11 @@
 import { ButtonLink } from '../../lib/links';
 import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
-import type { PublicEventRow } from '@admit/shared/events';
+import type { PublicEventRow, TicketAvailabilityRow } from '@admit/shared/events';
 import { directionOf } from '@admit/shared/locales';
 import { ticketAvailability } from '@admit/shared/events';
-import { unlockedTicketTypes } from '@admit/shared/codes';
+import { codeTicketTypes } from '@admit/shared/codes';
 import { createOrder } from '@admit/shared/orders';
-import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
@@ -19,7 +19,10 @@ import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
-import { AccessCode } from './access-code';
+import { CodeField } from './code-field';
+
+/** A ticket type as the picker shows it: its price with the buyer's code, and without. */
+type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: boolean };
 
 /**
  * Choosing and taking tickets for one event; remaining counts update live as others take theirs.
@@ -40,14 +43,20 @@ export function TicketPicker({
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const { rows: publicTypes, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
-  const unlocked = useLiveQuery(unlockedTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null });
-  const codeWorks = code !== null && !unlocked.error && unlocked.rows !== undefined;
-  const unlockedIds = new Set(codeWorks ? unlocked.rows!.map((row) => row.id) : []);
-  const types = publicTypes && [
-    ...publicTypes,
-    ...(codeWorks ? unlocked.rows!.filter((row) => !publicTypes.some((type) => type.id === row.id)) : []),
+  const withCode = useLiveQuery(codeTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null });
+  const codeWorks = code !== null && !withCode.error && withCode.rows !== undefined;
+  const codeRows = new Map((codeWorks ? withCode.rows! : []).map((row) => [row.id, row]));
+  // A visible type keeps what is left of it (it sells without the code too) and takes the code's
+  // price; a hidden one is the code's row whole.
+  const types: ShownType[] | undefined = publicTypes && [
+    ...publicTypes.map((type) => {
+      const coded = codeRows.get(type.id);
+      return { ...type, price: coded?.price ?? type.price, listPrice: type.price, unlocked: false };
+    }),
+    ...[...codeRows.values()].filter((row) => row.unlocked && !publicTypes.some((type) => type.id === row.id)),
   ];
   types?.sort((a, b) => a.position - b.position);
+  const firstCodeRow = codeWorks ? withCode.rows![0] : undefined;
   // Ticket types are named in the language the event's page shows it in.
   const language = useEventLanguage();
   const shownIn = localizeEvent(event, language).locale;
@@ -111,10 +120,18 @@ export function TicketPicker({
                   {name.name}
                 </Text>
                 <Group gap="xs">
-                  {unlockedIds.has(type.id) && (
+                  {type.unlocked && (
                     <Badge variant="light" color="grape" leftSection={<IconKey size={12} aria-hidden />}>
                       <FormattedMessage id="picker.code.badge" defaultMessage="With your code" />
                     </Badge>
+                  )}
+                  {type.listPrice !== type.price && (
+                    <Text size="sm" c="dimmed" td="line-through">
+                      <VisuallyHidden>
+                        <FormattedMessage id="picker.listPrice" defaultMessage="Without the code:" />
+                      </VisuallyHidden>
+                      {formatMoney(intl.locale, type.listPrice, event.currency)}
+                    </Text>
                   )}
                   <Text size="sm">
                     {type.price === 0 ? (
@@ -167,9 +184,9 @@ export function TicketPicker({
           );
         })}
         {onSale && (
-          <AccessCode
-            // A new code starts a new field state (its error, what was typed).
+          <CodeField
             code={code}
+            currency={event.currency}
             onChange={(next) => {
               // Quantities of types the old code showed go with it.
               setQuantities((current) =>
@@ -177,8 +194,16 @@ export function TicketPicker({
               );
               onCodeChange(next);
             }}
-            error={unlocked.error}
-            unlocked={codeWorks ? unlockedIds.size : undefined}
+            error={withCode.error}
+            applied={
+              codeWorks
+                ? {
+                    unlocked: withCode.rows!.filter((row) => row.unlocked).length,
+                    discount: firstCodeRow?.discount ?? null,
+                    minQuantity: firstCodeRow?.minQuantity ?? 1,
+                  }
+                : undefined
+            }
           />
         )}
         {mutation.isSuccess && mutation.data.status === 'paid' && (

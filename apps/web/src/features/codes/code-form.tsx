@@ -1,6 +1,6 @@
-import { createCode, updateCode, type EventCodeRow } from '@admit/shared/codes';
+import { createCode, updateCode, type Discount, type EventCodeRow } from '@admit/shared/codes';
 import type { ManagedTicketTypeRow } from '@admit/shared/event-changes';
-import { Alert, Button, Checkbox, Grid, Group, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Grid, Group, NumberInput, Radio, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -8,10 +8,15 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
+import { currencyDigits, toMinorUnits } from '../../lib/money';
 
 interface CodeValues {
   code: string;
   ticketTypeIds: string[];
+  discountKind: 'none' | Discount['kind'];
+  /** A percentage, or an amount in the currency's main unit as typed (5.50), sent in minor units. */
+  discountValue: number | string;
+  minQuantity: number | string;
   /** Empty: no limit. */
   maxUses: number | string;
   maxPerBuyer: number | string;
@@ -28,19 +33,32 @@ function generatedCode(): string {
   return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
 }
 
+function discountOf(values: CodeValues, currency: string): Discount | null {
+  const value = Number(values.discountValue) || 0;
+  if (values.discountKind === 'percent') return { kind: 'percent', percent: value };
+  if (values.discountKind === 'amount') return { kind: 'amount', amount: toMinorUnits(value, currency) };
+  return null;
+}
+
+const discountValueOf = (discount: Discount | null, currency: string) =>
+  discount === null ? '' : discount.kind === 'percent' ? discount.percent : discount.amount / 10 ** currencyDigits(currency);
+
 /**
- * A code's fields, to make one (`code` absent) or change one: what it is written as, the hidden
- * ticket types it unlocks, its limits and when it works (in the event's time zone).
+ * A code's fields, to make one (`code` absent) or change one: what it is written as, the ticket
+ * types it is for (hidden ones it unlocks), its discount, its limits and when it works (in the
+ * event's time zone).
  */
 export function CodeForm({
   eventId,
-  hiddenTypes,
+  currency,
+  types,
   code,
   onDone,
   actions,
 }: {
   eventId: string;
-  hiddenTypes: readonly ManagedTicketTypeRow[];
+  currency: string;
+  types: readonly ManagedTicketTypeRow[];
   code?: EventCodeRow;
   onDone: () => void;
   /** The buttons: given the submit's pending state. */
@@ -52,6 +70,8 @@ export function CodeForm({
     eventId,
     code: values.code,
     ticketTypeIds: values.ticketTypeIds,
+    discount: discountOf(values, currency),
+    minQuantity: Number(values.minQuantity) || 1,
     maxUses: limitOf(values.maxUses),
     maxPerBuyer: limitOf(values.maxPerBuyer),
     validFromLocal: values.validFromLocal || null,
@@ -60,7 +80,10 @@ export function CodeForm({
   const form = useForm<CodeValues>({
     initialValues: {
       code: code?.code ?? '',
-      ticketTypeIds: code?.ticketTypeIds ?? (hiddenTypes.length === 1 ? [hiddenTypes[0]!.id] : []),
+      ticketTypeIds: code?.ticketTypeIds ?? [],
+      discountKind: code?.discount?.kind ?? 'none',
+      discountValue: discountValueOf(code?.discount ?? null, currency),
+      minQuantity: code?.minQuantity ?? 1,
       maxUses: code?.maxUses ?? '',
       maxPerBuyer: code?.maxPerBuyer ?? '',
       validFromLocal: code?.validFromLocal ?? '',
@@ -83,6 +106,7 @@ export function CodeForm({
     onError: (error) => {
       const reason = failureOfError(error)?.reason;
       if (reason === 'code-taken') form.setFieldError('code', errorMessage(error));
+      else if (reason === 'not-hidden-type') form.setFieldError('ticketTypeIds', errorMessage(error));
       else if (reason === 'code-limit-below-used') form.setFieldError('maxUses', errorMessage(error));
       else form.setErrors(fieldErrorsOf(error));
     },
@@ -111,14 +135,56 @@ export function CodeForm({
             <FormattedMessage id="codes.generate" defaultMessage="Make one up" />
           </Button>
         </Group>
+        <Radio.Group
+          label={intl.formatMessage({ id: 'codes.field.discount', defaultMessage: 'Discount' })}
+          {...form.getInputProps('discountKind')}
+        >
+          <Group gap="md" mt={6}>
+            <Radio value="none" label={intl.formatMessage({ id: 'codes.discount.none', defaultMessage: 'None' })} />
+            <Radio value="percent" label={intl.formatMessage({ id: 'codes.discount.percent', defaultMessage: 'Percentage' })} />
+            <Radio
+              value="amount"
+              label={intl.formatMessage({ id: 'codes.discount.amount', defaultMessage: 'Amount ({currency})' }, { currency })}
+            />
+          </Group>
+        </Radio.Group>
+        {form.values.discountKind !== 'none' && (
+          <NumberInput
+            label={
+              form.values.discountKind === 'percent'
+                ? intl.formatMessage({ id: 'codes.field.percent', defaultMessage: 'Percent off each ticket' })
+                : intl.formatMessage({ id: 'codes.field.amount', defaultMessage: 'Off each ticket ({currency})' }, { currency })
+            }
+            required
+            min={0}
+            max={form.values.discountKind === 'percent' ? 100 : undefined}
+            decimalScale={form.values.discountKind === 'percent' ? 0 : currencyDigits(currency)}
+            allowNegative={false}
+            w={220}
+            {...form.getInputProps('discountValue')}
+            error={form.errors['discount.percent'] ?? form.errors['discount.amount'] ?? form.errors.discountValue}
+          />
+        )}
         <Checkbox.Group
-          label={intl.formatMessage({ id: 'codes.field.types', defaultMessage: 'Hidden ticket types it unlocks' })}
-          required
+          label={intl.formatMessage({ id: 'codes.field.types', defaultMessage: 'Ticket types' })}
+          description={intl.formatMessage({
+            id: 'codes.field.typesHint',
+            defaultMessage:
+              'Hidden types are shown and sold to people with the code. With a discount and no type chosen, it is for every visible type.',
+          })}
           {...form.getInputProps('ticketTypeIds')}
         >
           <Stack gap={6} mt={6}>
-            {hiddenTypes.map((type) => (
-              <Checkbox key={type.id} value={type.id} label={type.name} />
+            {types.map((type) => (
+              <Checkbox
+                key={type.id}
+                value={type.id}
+                label={
+                  type.hidden
+                    ? intl.formatMessage({ id: 'codes.field.hiddenType', defaultMessage: '{name} (hidden)' }, { name: type.name })
+                    : type.name
+                }
+              />
             ))}
           </Stack>
         </Checkbox.Group>
@@ -149,6 +215,22 @@ export function CodeForm({
               {...form.getInputProps('maxPerBuyer')}
             />
           </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }}>
+            <NumberInput
+              label={intl.formatMessage({ id: 'codes.field.minQuantity', defaultMessage: 'Tickets needed in one order' })}
+              description={intl.formatMessage({
+                id: 'codes.field.minQuantityHint',
+                defaultMessage: 'Of its types; 1 for any order. A group discount from 4 tickets: 4.',
+              })}
+              min={1}
+              max={100}
+              allowDecimal={false}
+              allowNegative={false}
+              required
+              {...form.getInputProps('minQuantity')}
+            />
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, sm: 6 }} />
           <Grid.Col span={{ base: 12, sm: 6 }}>
             <TextInput
               type="datetime-local"

@@ -13,10 +13,11 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { ScrollTable } from '../../lib/scroll-table';
 import { CodeForm } from './code-form';
+import { DiscountText } from '../../lib/discount-text';
 
 /**
- * An event's access codes (its admins): a new one, and every code with what it unlocks, how many
- * tickets were bought with it (live), its limits and window, a link that carries it, and changes.
+ * An event's codes (its admins): a new one, and every code with what it unlocks or takes off, how
+ * many tickets were bought with it (live), its limits and window, a link that carries it, and changes.
  */
 export function EventCodesPage({ eventId }: { eventId: string }) {
   const intl = useIntl();
@@ -24,9 +25,8 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
   const types = useLiveQuery(managedTicketTypes, { eventId });
   const found = event.rows?.[0];
   usePageTitle(
-    found && intl.formatMessage({ id: 'codes.tabTitle', defaultMessage: 'Access codes for {title}' }, { title: found.title }),
+    found && intl.formatMessage({ id: 'codes.tabTitle', defaultMessage: 'Codes for {title}' }, { title: found.title }),
   );
-  const hiddenTypes = types.rows?.filter((type) => type.hidden) ?? [];
   const error = event.error ?? types.error;
   return (
     <Stack gap="lg">
@@ -34,7 +34,7 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
         <FormattedMessage id="codes.back" defaultMessage="Back to the event" />
       </BackLink>
       <Title order={1}>
-        <FormattedMessage id="codes.title" defaultMessage="Access codes" />
+        <FormattedMessage id="codes.title" defaultMessage="Discount and access codes" />
         {found && (
           <Text span display="block" fz="lg" c="dimmed" fw={400}>
             {found.title}
@@ -44,7 +44,7 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
       <Text>
         <FormattedMessage
           id="codes.intro"
-          defaultMessage="A hidden ticket type is sold only to people with a code that unlocks it: press, crew, members. Give them the code, or a link that carries it."
+          defaultMessage="A discount code takes a percentage or an amount off its ticket types. An access code shows a hidden ticket type to the people who have it: press, crew, members. One code may do both. Give people the code, or a link that carries it."
         />
       </Text>
       {error && <ErrorState error={error} />}
@@ -56,25 +56,17 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
               <Title order={2} size="h4">
                 <FormattedMessage id="codes.new" defaultMessage="New code" />
               </Title>
-              {hiddenTypes.length === 0 ? (
-                <Alert color="blue">
-                  <FormattedMessage
-                    id="codes.noHiddenTypes"
-                    defaultMessage="No ticket type of this event is hidden. Hide one in the event (Edit, then “Hidden from buyers”) to sell it with a code."
-                  />
-                </Alert>
-              ) : (
-                <CodeForm
-                  eventId={eventId}
-                  hiddenTypes={hiddenTypes}
-                  onDone={() => undefined}
-                  actions={(pending) => (
-                    <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
-                      <FormattedMessage id="codes.create" defaultMessage="Create code" />
-                    </Button>
-                  )}
-                />
-              )}
+              <CodeForm
+                eventId={eventId}
+                currency={found.currency}
+                types={types.rows}
+                onDone={() => undefined}
+                actions={(pending) => (
+                  <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
+                    <FormattedMessage id="codes.create" defaultMessage="Create code" />
+                  </Button>
+                )}
+              />
             </Stack>
           </Card>
           <CodeList event={found} types={types.rows} />
@@ -111,7 +103,7 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
         </Alert>
       )}
       {codes.rows.length > 0 && (
-        <ScrollTable label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })} minWidth={720}>
+        <ScrollTable label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })} minWidth={860}>
           <Table verticalSpacing="sm" aria-label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })}>
             <Table.Thead>
               <Table.Tr>
@@ -119,7 +111,10 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                   <FormattedMessage id="codes.col.code" defaultMessage="Code" />
                 </Table.Th>
                 <Table.Th>
-                  <FormattedMessage id="codes.col.unlocks" defaultMessage="Unlocks" />
+                  <FormattedMessage id="codes.col.types" defaultMessage="Ticket types" />
+                </Table.Th>
+                <Table.Th>
+                  <FormattedMessage id="codes.col.discount" defaultMessage="Discount" />
                 </Table.Th>
                 <Table.Th>
                   <FormattedMessage id="codes.col.used" defaultMessage="Tickets bought" />
@@ -140,7 +135,25 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                       {code.code}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{code.ticketTypeIds.map(nameOf).join(', ')}</Table.Td>
+                  <Table.Td>
+                    {code.ticketTypeIds.length === 0 ? (
+                      <FormattedMessage id="codes.allTypes" defaultMessage="Every visible type" />
+                    ) : (
+                      code.ticketTypeIds.map(nameOf).join(', ')
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    <DiscountText discount={code.discount} currency={event.currency} />
+                    {code.minQuantity > 1 && (
+                      <Text size="xs" c="dimmed">
+                        <FormattedMessage
+                          id="codes.minQuantity"
+                          defaultMessage="From {count, number} tickets in one order"
+                          values={{ count: code.minQuantity }}
+                        />
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <FormattedMessage
                       id="codes.used"
@@ -238,7 +251,8 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
         {editing && (
           <CodeForm
             eventId={event.id}
-            hiddenTypes={types.filter((type) => type.hidden)}
+            currency={event.currency}
+            types={types}
             code={editing}
             onDone={() => setEditing(null)}
             actions={(pending) => (

@@ -8,6 +8,7 @@ import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { LineCodeNote } from '../../lib/discount-text';
 import { OrderStatusBadge } from './order-status-badge';
 import { OrderTimeline } from './order-timeline';
 import { RefundDialog, refundAmount, type RefundChoice } from './refund-dialog';
@@ -246,18 +247,21 @@ function PaymentCard({ order }: { order: OrderDetailRow }) {
             <Row
               key={line.ticketTypeId}
               label={
-                <FormattedMessage
-                  id="orderDetail.line"
-                  defaultMessage="{quantity, number} × {type} at {price}"
-                  values={{
-                    quantity: line.quantity,
-                    type: line.ticketTypeName,
-                    price:
-                      line.unitPrice === 0
-                        ? intl.formatMessage({ id: 'orderDetail.free', defaultMessage: 'Free' })
-                        : money(line.unitPrice),
-                  }}
-                />
+                <>
+                  <FormattedMessage
+                    id="orderDetail.line"
+                    defaultMessage="{quantity, number} × {type} at {price}"
+                    values={{
+                      quantity: line.quantity,
+                      type: line.ticketTypeName,
+                      price:
+                        line.unitPrice === 0
+                          ? intl.formatMessage({ id: 'orderDetail.free', defaultMessage: 'Free' })
+                          : money(line.unitPrice),
+                    }}
+                  />
+                  <LineCodeNote line={line} currency={order.currency} />
+                </>
               }
               value={money(line.quantity * line.unitPrice)}
             />

@@ -2,24 +2,36 @@ import { Button, Group, Text, TextInput } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import type { Discount } from '@admit/shared/codes';
 import type { CallError } from '../../lib/callable';
+import { DiscountText } from '../../lib/discount-text';
 import { useErrorMessage } from '../../lib/error-message';
 
+/** What an applied code does, once the server answered. */
+export interface AppliedCode {
+  /** Hidden ticket types it shows. */
+  unlocked: number;
+  discount: Discount | null;
+  minQuantity: number;
+}
+
 /**
- * Where a buyer enters an access code (or finds the one their link carried): applied, it shows the
- * ticket types it unlocks with the others; refused, it says why under the field, kept to correct.
+ * Where a buyer enters a discount or access code (or finds the one their link carried): applied,
+ * it says what it does (the picker shows its types and prices); refused, it says why under the
+ * field, kept to correct.
  */
-export function AccessCode({
+export function CodeField({
   code,
+  currency,
   onChange,
   error,
-  unlocked,
+  applied,
 }: {
   code: string | null;
+  currency: string;
   onChange: (code: string | null) => void;
   error: CallError | null;
-  /** How many ticket types it shows, once the server answered. */
-  unlocked: number | undefined;
+  applied: AppliedCode | undefined;
 }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
@@ -40,17 +52,44 @@ export function AccessCode({
     onChange(written === '' ? null : written);
   };
 
-  if (code !== null && !error && unlocked !== undefined)
+  if (code !== null && !error && applied !== undefined)
     return (
       <Group justify="space-between" wrap="nowrap" gap="xs" role="status">
-        <Group gap={6} wrap="nowrap">
-          <IconKey size={16} aria-hidden />
+        <Group gap={6} wrap="nowrap" align="flex-start">
+          <IconKey size={16} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
           <Text size="sm">
             <FormattedMessage
-              id="picker.code.applied"
-              defaultMessage="Code {code} {count, plural, =0 {unlocks nothing at the moment} one {unlocked # ticket type} other {unlocked # ticket types}}"
-              values={{ code: <strong>{code}</strong>, count: unlocked }}
+              id="picker.code.appliedCode"
+              defaultMessage="Code {code} applied"
+              values={{ code: <strong>{code}</strong> }}
             />
+            {applied.discount && (
+              <>
+                {': '}
+                <DiscountText discount={applied.discount} currency={currency} />
+              </>
+            )}
+            {applied.unlocked > 0 && (
+              <>
+                {'. '}
+                <FormattedMessage
+                  id="picker.code.unlocked"
+                  defaultMessage="{count, plural, one {It unlocked # ticket type} other {It unlocked # ticket types}}"
+                  values={{ count: applied.unlocked }}
+                />
+              </>
+            )}
+            {applied.minQuantity > 1 && (
+              <>
+                {'. '}
+                <FormattedMessage
+                  id="picker.code.minQuantity"
+                  defaultMessage="It needs at least {count, number} of its tickets in one order"
+                  values={{ count: applied.minQuantity }}
+                />
+              </>
+            )}
+            .
           </Text>
         </Group>
         <Button
@@ -79,7 +118,7 @@ export function AccessCode({
           setFocusField(true);
         }}
       >
-        <FormattedMessage id="picker.code.open" defaultMessage="Have an access code?" />
+        <FormattedMessage id="picker.code.open" defaultMessage="Have a code?" />
       </Button>
     );
 
@@ -89,7 +128,7 @@ export function AccessCode({
         <TextInput
           ref={input}
           style={{ flex: 1 }}
-          label={intl.formatMessage({ id: 'picker.code.label', defaultMessage: 'Access code' })}
+          label={intl.formatMessage({ id: 'picker.code.field', defaultMessage: 'Discount or access code' })}
           value={draft}
           onChange={(changed) => setDraft(changed.currentTarget.value)}
           error={code !== null && error ? errorMessage(error) : undefined}
@@ -98,7 +137,7 @@ export function AccessCode({
           autoComplete="off"
           spellCheck={false}
         />
-        <Button type="submit" variant="default" mt={25} loading={code !== null && !error && unlocked === undefined}>
+        <Button type="submit" variant="default" mt={25} loading={code !== null && !error && applied === undefined}>
           <FormattedMessage id="picker.code.apply" defaultMessage="Apply" />
         </Button>
       </Group>

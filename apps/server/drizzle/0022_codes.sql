@@ -3,6 +3,9 @@ CREATE TABLE "event_code" (
 	"event_id" text NOT NULL,
 	"code" text NOT NULL,
 	"ticket_type_ids" text[] DEFAULT '{}'::text[] NOT NULL,
+	"discount_percent" integer,
+	"discount_amount" integer,
+	"min_quantity" integer DEFAULT 1 NOT NULL,
 	"max_uses" integer,
 	"max_per_buyer" integer,
 	"valid_from" timestamp with time zone,
@@ -11,6 +14,7 @@ CREATE TABLE "event_code" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+ALTER TABLE "order_line" ADD COLUMN "discount" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "order_line" ADD COLUMN "code_id" text;--> statement-breakpoint
 ALTER TABLE "event_code" ADD CONSTRAINT "event_code_event_id_event_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."event"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "event_code" ADD CONSTRAINT "event_code_created_by_user_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
