@@ -4,7 +4,7 @@ import { callAs, screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
-describe('an organizer sells crew tickets with an access code, and only people with the code see them', () => {
+describe('an organizer sells crew tickets with an access code and early tickets with a discount code', () => {
   const journey = useJourney({ context: { timezoneId: 'Europe/Berlin' } });
   let organizer: Page;
   let crew: Page;
@@ -31,7 +31,7 @@ describe('an organizer sells crew tickets with an access code, and only people w
       endsAtLocal: '2030-06-14T23:30',
       capacity: 100,
     }));
-    await callAs(organizer)('events.addTicketType', { eventId, name: 'Standing', capacity: 90, price: 0 });
+    await callAs(organizer)('events.addTicketType', { eventId, name: 'Standing', capacity: 90, price: 2500 });
     const { ticketTypeId: crewId } = await callAs(organizer)<{ ticketTypeId: string }>('events.addTicketType', {
       eventId,
       name: 'Crew',
@@ -54,13 +54,13 @@ describe('an organizer sells crew tickets with an access code, and only people w
   it('makes a code for the crew tickets from the event’s page, limited to two tickets', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     await organizer.getByRole('heading', { name: 'Late Jazz at the Harbour', level: 1 }).waitFor();
-    await organizer.getByRole('link', { name: 'Access codes' }).click();
-    await organizer.getByRole('heading', { name: /Access codes/, level: 1 }).waitFor();
+    await organizer.getByRole('link', { name: 'Codes' }).click();
+    await organizer.getByRole('heading', { name: /Discount and access codes/, level: 1 }).waitFor();
     await organizer.getByText('No codes yet.').waitFor();
 
-    // Typed in small letters, kept in capitals; the one hidden type is chosen already.
+    // Typed in small letters, kept in capitals.
     await organizer.getByRole('textbox', { name: 'Code' }).fill('crew-2030');
-    expect(await organizer.getByRole('checkbox', { name: 'Crew' }).isChecked()).toBe(true);
+    await organizer.getByRole('checkbox', { name: 'Crew (hidden)' }).check();
     await organizer.getByRole('textbox', { name: 'Tickets in all (optional)' }).fill('2');
     await organizer.getByRole('button', { name: 'Create code' }).click();
     const row = organizer.getByRole('row', { name: /CREW-2030/ });
@@ -75,8 +75,8 @@ describe('an organizer sells crew tickets with an access code, and only people w
     await crew.goto(`/e/${slug}`);
     const tickets = crew.getByRole('region', { name: 'Tickets' });
     await tickets.getByText('Standing').waitFor();
-    await crew.getByRole('button', { name: 'Have an access code?' }).click();
-    const field = crew.getByRole('textbox', { name: 'Access code' });
+    await crew.getByRole('button', { name: 'Have a code?' }).click();
+    const field = crew.getByRole('textbox', { name: 'Discount or access code' });
     // The field opened under the button: focus is in it.
     await field.press('Control+a');
     await crew.keyboard.type('crew-2031');
@@ -88,7 +88,7 @@ describe('an organizer sells crew tickets with an access code, and only people w
     await crew.getByRole('button', { name: 'Apply' }).click();
     await crew
       .getByRole('status')
-      .getByText(/unlocked 1 ticket type/)
+      .getByText(/It unlocked 1 ticket type/)
       .waitFor();
     await tickets.getByText('With your code').waitFor();
     await crew.getByRole('textbox', { name: 'Number of Crew tickets' }).fill('2');
@@ -111,7 +111,56 @@ describe('an organizer sells crew tickets with an access code, and only people w
     await tickets.getByText('With your code').waitFor();
     await tickets.getByText('Sold out').waitFor();
     await latecomer.getByRole('button', { name: 'Remove code' }).click();
-    await latecomer.getByRole('button', { name: 'Have an access code?' }).waitFor();
+    await latecomer.getByRole('button', { name: 'Have a code?' }).waitFor();
     if ((await tickets.getByText('Crew').count()) !== 0) throw new Error('the removed code still shows the crew tickets');
+  });
+
+  it('makes a discount code of 20% for every visible type, shown as it is on the list', async () => {
+    await organizer.getByRole('textbox', { name: 'Code' }).fill('early-bird');
+    await organizer.getByRole('radio', { name: 'Percentage' }).check();
+    await organizer.getByRole('textbox', { name: 'Percent off each ticket' }).fill('20');
+    await organizer.getByRole('button', { name: 'Create code' }).click();
+    const row = organizer.getByRole('row', { name: /EARLY-BIRD/ });
+    await row.getByText('Every visible type').waitFor();
+    await row.getByText('20% off').waitFor();
+  });
+
+  it('lets a buyer with the link pay €40.00 for two €25.00 tickets, and shows the discount on the order', async () => {
+    // The buyer from before: sign-ups from one address are limited.
+    const early = latecomer;
+    await early.goto(`/e/${slug}?code=early-bird`);
+    const tickets = early.getByRole('region', { name: 'Tickets' });
+    await early
+      .getByRole('status')
+      .getByText(/Code EARLY-BIRD applied: 20% off/)
+      .waitFor();
+    await tickets.getByText('€25.00').waitFor();
+    await tickets.getByText('€20.00').waitFor();
+    await early.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await early.getByTestId('picker-total').getByText('€40.00').waitFor();
+    await screenshots(early, 'discount-code-applied');
+    await early.getByRole('button', { name: 'Get 2 tickets' }).click();
+
+    await early.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await early.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await early.getByLabel('CVC').fill('123');
+    await early.getByTestId('line-code').getByText('Code EARLY-BIRD: €5.00 off each').waitFor();
+    await early.getByTestId('order-total').getByText('€40.00').waitFor();
+    await early.getByRole('button', { name: 'Pay with test card' }).click();
+    await expect.poll(() => early.getByTestId('order-status').textContent()).toBe('Paid');
+  });
+
+  it('shows the organizer the code and what it took off in the order’s detail', async () => {
+    await organizer
+      .getByRole('row', { name: /EARLY-BIRD/ })
+      .getByText('2', { exact: true })
+      .waitFor();
+    await organizer.goto(`/manage/events/${eventId}`);
+    await organizer
+      .getByRole('row', { name: /Luis Late/ })
+      .getByRole('link', { name: 'Luis Late' })
+      .click();
+    await organizer.getByTestId('line-code').getByText('Code EARLY-BIRD: €5.00 off each').waitFor();
+    await screenshots(organizer, 'discount-order-detail');
   });
 });

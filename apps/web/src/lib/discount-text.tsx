@@ -1,27 +1,26 @@
 import type { Discount } from '@admit/shared/codes';
 import { Text } from '@mantine/core';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { formatMoney } from './money';
 
-/** A code's discount in words: "20% off", "€5.00 off each ticket", or a dash for none. */
+/** A code's discount in words: "20% off", "€5.00 off each ticket"; "None" without one. */
+export function discountWords(intl: IntlShape, discount: Discount | null, currency: string): string {
+  if (!discount) return intl.formatMessage({ id: 'codes.discount.noDiscount', defaultMessage: 'None' });
+  if (discount.kind === 'percent')
+    return intl.formatMessage(
+      { id: 'codes.discount.percentOff', defaultMessage: '{percent, number}% off' },
+      { percent: discount.percent },
+    );
+  return intl.formatMessage(
+    { id: 'codes.discount.amountOff', defaultMessage: '{amount} off each ticket' },
+    { amount: formatMoney(intl.locale, discount.amount, currency) },
+  );
+}
+
+/** discountWords as a piece of the page. */
 export function DiscountText({ discount, currency }: { discount: Discount | null; currency: string }) {
   const intl = useIntl();
-  if (!discount) return <>—</>;
-  if (discount.kind === 'percent')
-    return (
-      <FormattedMessage
-        id="codes.discount.percentOff"
-        defaultMessage="{percent, number}% off"
-        values={{ percent: discount.percent }}
-      />
-    );
-  return (
-    <FormattedMessage
-      id="codes.discount.amountOff"
-      defaultMessage="{amount} off each ticket"
-      values={{ amount: formatMoney(intl.locale, discount.amount, currency) }}
-    />
-  );
+  return <>{discountWords(intl, discount, currency)}</>;
 }
 
 /** Under an order's line: the code it was bought with, and what it took off each ticket. */

@@ -1,6 +1,6 @@
 import { codeTicketTypes, discountOn, eventCodes } from '@admit/shared/codes';
 import { instantToZonedLocal } from '@admit/shared/dates';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { canSeeEvent, eventTopic, findEvent, requireEventRole } from '../events/events.api';

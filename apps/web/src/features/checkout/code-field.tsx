@@ -4,7 +4,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Discount } from '@admit/shared/codes';
 import type { CallError } from '../../lib/callable';
-import { DiscountText } from '../../lib/discount-text';
+import { discountWords } from '../../lib/discount-text';
 import { useErrorMessage } from '../../lib/error-message';
 
 /** What an applied code does, once the server answered. */
@@ -59,37 +59,16 @@ export function CodeField({
           <IconKey size={16} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
           <Text size="sm">
             <FormattedMessage
-              id="picker.code.appliedCode"
-              defaultMessage="Code {code} applied"
-              values={{ code: <strong>{code}</strong> }}
+              id="picker.code.appliedSentence"
+              defaultMessage="Code {code} applied{hasDiscount, select, yes {: {discount}} other {}}.{unlocked, plural, =0 {} one { It unlocked # ticket type.} other { It unlocked # ticket types.}}{minQuantity, plural, =0 {} =1 {} other { It needs at least # of its tickets in one order.}}"
+              values={{
+                code: <strong>{code}</strong>,
+                hasDiscount: applied.discount ? 'yes' : 'no',
+                discount: discountWords(intl, applied.discount, currency),
+                unlocked: applied.unlocked,
+                minQuantity: applied.minQuantity,
+              }}
             />
-            {applied.discount && (
-              <>
-                {': '}
-                <DiscountText discount={applied.discount} currency={currency} />
-              </>
-            )}
-            {applied.unlocked > 0 && (
-              <>
-                {'. '}
-                <FormattedMessage
-                  id="picker.code.unlocked"
-                  defaultMessage="{count, plural, one {It unlocked # ticket type} other {It unlocked # ticket types}}"
-                  values={{ count: applied.unlocked }}
-                />
-              </>
-            )}
-            {applied.minQuantity > 1 && (
-              <>
-                {'. '}
-                <FormattedMessage
-                  id="picker.code.minQuantity"
-                  defaultMessage="It needs at least {count, number} of its tickets in one order"
-                  values={{ count: applied.minQuantity }}
-                />
-              </>
-            )}
-            .
           </Text>
         </Group>
         <Button

@@ -26,7 +26,7 @@ type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: boolean 
 
 /**
  * Choosing and taking tickets for one event; remaining counts update live as others take theirs.
- * An access code (typed, or from the link's `?code=`) adds the hidden ticket types it unlocks.
+ * A code (typed, or from the link's `?code=`) adds the hidden ticket types it unlocks and its prices.
  */
 export function TicketPicker({
   event,

@@ -62,7 +62,7 @@ export function EventEditorPage({
           )}
           {isAdmin && editable && (
             <ButtonLink to="/manage/events/$eventId/codes" params={{ eventId }} variant="default">
-              <FormattedMessage id="editor.codes" defaultMessage="Access codes" />
+              <FormattedMessage id="editor.codes" defaultMessage="Codes" />
             </ButtonLink>
           )}
           {isAdmin && event.status !== 'cancelled' && (
