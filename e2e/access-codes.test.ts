@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, screenshots } from './support/browser';
@@ -59,7 +60,7 @@ describe('an organizer sells crew tickets with an access code and early tickets 
     await organizer.getByText('No codes yet.').waitFor();
 
     // Typed in small letters, kept in capitals.
-    await organizer.getByRole('textbox', { name: 'Code' }).fill('crew-2030');
+    await organizer.getByRole('textbox', { name: 'Code', exact: true }).fill('crew-2030');
     await organizer.getByRole('checkbox', { name: 'Crew (hidden)' }).check();
     await organizer.getByRole('textbox', { name: 'Tickets in all (optional)' }).fill('2');
     await organizer.getByRole('button', { name: 'Create code' }).click();
@@ -116,13 +117,33 @@ describe('an organizer sells crew tickets with an access code and early tickets 
   });
 
   it('makes a discount code of 20% for every visible type, shown as it is on the list', async () => {
-    await organizer.getByRole('textbox', { name: 'Code' }).fill('early-bird');
+    await organizer.getByRole('textbox', { name: 'Code', exact: true }).fill('early-bird');
     await organizer.getByRole('radio', { name: 'Percentage' }).check();
     await organizer.getByRole('textbox', { name: 'Percent off each ticket' }).fill('20');
     await organizer.getByRole('button', { name: 'Create code' }).click();
     const row = organizer.getByRole('row', { name: /EARLY-BIRD/ });
     await row.getByText('Every visible type').waitFor();
     await row.getByText('20% off').waitFor();
+  });
+
+  it('makes five member codes at once and downloads every code as a CSV file with its link', async () => {
+    await organizer.getByRole('textbox', { name: 'How many codes' }).fill('5');
+    await organizer.getByRole('textbox', { name: 'Start of each code (optional)' }).fill('member');
+    await organizer.getByRole('radio', { name: 'Amount (EUR)' }).check();
+    await organizer.getByRole('textbox', { name: 'Off each ticket (EUR)' }).fill('3');
+    await organizer.getByRole('textbox', { name: 'Tickets in all (optional)' }).fill('1');
+    await organizer.getByRole('button', { name: 'Create 5 codes' }).click();
+    await organizer.getByText('5 codes made. Download them from the list as a CSV file.').waitFor();
+    await expect.poll(() => organizer.getByRole('row', { name: /MEMBER-/ }).count()).toBe(5);
+
+    const [download] = await Promise.all([
+      organizer.waitForEvent('download'),
+      organizer.getByRole('link', { name: 'Download all codes (CSV)' }).click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8');
+    const members = csv.split(/\r?\n/).filter((line) => line.startsWith('MEMBER-'));
+    expect(members).toHaveLength(5);
+    for (const line of members) expect(line).toContain(`/e/${slug}?code=MEMBER-`);
   });
 
   it('lets a buyer with the link pay €40.00 for two €25.00 tickets, and shows the discount on the order', async () => {

@@ -323,7 +323,7 @@ export async function buildApp(options: BuildAppOptions) {
   if (!production) await registerDevOutbox(app, database.db);
   registerTicketPdfRoute(app, { db: database.db, storage, getUser: (request) => sessions.userOf(request) });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
-  registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request) });
+  registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request), publicUrl: options.publicUrl });
   const pictureDeps = {
     db: database.db,
     storage,

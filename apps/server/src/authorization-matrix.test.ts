@@ -30,7 +30,7 @@ import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
 import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
-import { createCode, deleteCode, updateCode } from '@admit/shared/codes';
+import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -282,6 +282,10 @@ const callableMatrix = new Map<CallableContract, Row>([
     }),
     expect: adminUp,
   }),
+  callableRow(generateCodes, {
+    input: (w) => ({ eventId: w.publishedEventId, count: 3, prefix: 'MATRIX', ticketTypeIds: [w.hiddenTicketTypeId] }),
+    expect: adminUp,
+  }),
   callableRow(deleteCode, { input: (w) => ({ eventId: w.publishedEventId, codeId: w.codeId }), expect: adminUp }),
   callableRow(prepareImport, { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp }),
   callableRow(validateImport, {
@@ -360,6 +364,11 @@ const routeMatrix: Record<string, Row> = {
   },
   'orders export': { input: (w) => `/files/events/${w.publishedEventId}/exports/orders.csv`, expect: adminUp },
   'check-ins export': { input: (w) => `/files/events/${w.publishedEventId}/exports/check-ins.csv`, expect: adminUp },
+  'codes export': {
+    input: (w) => `/files/events/${w.publishedEventId}/exports/codes.csv`,
+    expect: adminUp,
+    note: 'the codes are secrets',
+  },
 };
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;

@@ -71,6 +71,38 @@ export type CreateCodeInput = z.input<typeof CreateCodeInput>;
 export const createCode = defineCallableContract('codes.create', CreateCodeInput, z.object({ codeId: z.string() }));
 
 /** The same fields; a limit below the tickets already bought with the code is refused. */
+/** Letters and digits nobody reads alike (no 0 O, 1 I L): for codes made up rather than chosen. */
+const codeAlphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** A made-up code of `length` characters (8: about 10¹² of them), after an optional prefix and a dash. */
+export function randomCode(prefix = '', length = 8): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
+  const random = Array.from(bytes, (byte) => codeAlphabet[byte % codeAlphabet.length]).join('');
+  return prefix ? `${prefix}-${random}` : random;
+}
+
+/**
+ * Many codes at once, each made up (after `prefix-` when given) and each with the same settings:
+ * one per person of a list (members, partners), given out by the CSV export of the event's codes.
+ */
+export const GenerateCodesInput = z
+  .strictObject({
+    eventId: Id,
+    count: z.int().min(2).max(1_000),
+    prefix: z
+      .string()
+      .trim()
+      .max(20)
+      .regex(/^[A-Za-z0-9_]*$/, 'Letters, digits and _ only')
+      .transform((prefix) => prefix.toUpperCase())
+      .default(''),
+    ...(({ code: _code, ...rest }) => rest)(CodeFields),
+  })
+  .refine(windowInOrder, windowMessage)
+  .refine(doesSomething, somethingMessage);
+export type GenerateCodesInput = z.input<typeof GenerateCodesInput>;
+export const generateCodes = defineCallableContract('codes.generate', GenerateCodesInput, z.object({ count: z.number() }));
+
 export const UpdateCodeInput = z
   .strictObject({ eventId: Id, codeId: Id, ...CodeFields })
   .refine(windowInOrder, windowMessage)

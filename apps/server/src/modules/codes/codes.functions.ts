@@ -1,4 +1,4 @@
-import { createCode, deleteCode, updateCode } from '@admit/shared/codes';
+import { createCode, deleteCode, generateCodes, randomCode, updateCode } from '@admit/shared/codes';
 import { zonedLocalToInstant } from '@admit/shared/dates';
 import { and, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
@@ -15,11 +15,16 @@ import { eventCode } from './schema';
 import { eventCodesTopic } from './topics';
 
 type CodeFields = Omit<z.output<typeof createCode.input>, 'eventId'>;
+type Settings = Omit<CodeFields, 'code'>;
 
 /** The row's fields from the form's: the window's wall-clock times in the event's zone. */
 function columnsOf(input: CodeFields, found: EventRecord) {
+  return { code: input.code, ...settingsOf(input, found) };
+}
+
+/** The row's fields but its code. */
+function settingsOf(input: Settings, found: EventRecord) {
   return {
-    code: input.code,
     ticketTypeIds: [...new Set(input.ticketTypeIds)],
     discountPercent: input.discount?.kind === 'percent' ? input.discount.percent : null,
     discountAmount: input.discount?.kind === 'amount' ? input.discount.amount : null,
@@ -35,7 +40,7 @@ function columnsOf(input: CodeFields, found: EventRecord) {
  * Refuses a ticket type that is not the event's, or a visible one on a code without a discount:
  * only hidden types need a code to be sold.
  */
-async function requireCodeTypes(db: Db | Tx, eventId: string, input: CodeFields) {
+async function requireCodeTypes(db: Db | Tx, eventId: string, input: Settings) {
   const types = await db
     .select({ id: ticketType.id, hidden: ticketType.hidden })
     .from(ticketType)
@@ -75,6 +80,44 @@ export const createCodeCallable = defineCallable(createCode, {
       });
     ctx.publish(eventCodesTopic(found.id));
     return { codeId };
+  },
+});
+
+/**
+ * Many made-up codes with the same settings, in one transaction: all of them or none. A made-up
+ * code that another of the event's codes already has (one chance in about 10¹² each) is made up again.
+ */
+export const generateCodesCallable = defineCallable(generateCodes, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await requireCodeTypes(ctx.db, found.id, input);
+    const settings = settingsOf(input, found);
+    await ctx.db.transaction(async (tx) => {
+      let made = 0;
+      for (let round = 0; made < input.count && round < 5; round++) {
+        const rows = Array.from({ length: input.count - made }, () => ({
+          id: randomUUID(),
+          eventId: found.id,
+          createdBy: ctx.user.id,
+          code: randomCode(input.prefix),
+          ...settings,
+        }));
+        const inserted = await tx.insert(eventCode).values(rows).onConflictDoNothing().returning({ id: eventCode.id });
+        made += inserted.length;
+      }
+      if (made < input.count) throw new Error(`Made ${made} of ${input.count} codes`);
+      await recordAudit(tx, {
+        organizationId: found.organizationId,
+        eventId: found.id,
+        actor: ctx.user,
+        action: 'code.generate',
+        target: String(input.count),
+        details: { prefix: input.prefix },
+      });
+    });
+    ctx.publish(eventCodesTopic(found.id));
+    return { count: input.count };
   },
 });
 
@@ -152,4 +195,4 @@ export const deleteCodeCallable = defineCallable(deleteCode, {
   },
 });
 
-export const codesCallables = [createCodeCallable, updateCodeCallable, deleteCodeCallable];
+export const codesCallables = [createCodeCallable, updateCodeCallable, deleteCodeCallable, generateCodesCallable];

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codeTicketTypes, createCode, eventCodes, type CreateCodeInput } from '@admit/shared/codes';
+import { codeTicketTypes, createCode, eventCodes, generateCodes, type CreateCodeInput } from '@admit/shared/codes';
 import { confirmPayment, createOrder, myOrder, orderDetail, refundOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
@@ -30,7 +30,7 @@ afterAll(() => t?.close());
 
 /** A published event with Standing at €20.00 and Balcony at €30.00, and a code made with `code`. */
 async function eventWithCode(code: (types: { standingId: string; balconyId: string }) => Partial<CreateCodeInput>) {
-  const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+  const { eventId, slug, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
     capacity: 200,
     ticketTypes: [
       { name: 'Standing', capacity: 100, price: 2000 },
@@ -40,7 +40,7 @@ async function eventWithCode(code: (types: { standingId: string; balconyId: stri
   const types = { standingId: ticketTypeIds[0]!, balconyId: ticketTypeIds[1]! };
   const created = await t.call(createCode, { eventId, code: 'SPRING', ...code(types) }, owner.cookie);
   expect(created.status).toBe(200);
-  return { eventId, ...types };
+  return { eventId, slug, ...types };
 }
 
 async function pay(buyer: Person, orderId: string) {
@@ -185,5 +185,49 @@ describe('a discount code', () => {
       owner.cookie,
     );
     expect(tooMuch.body.error.details.fields).toMatchObject([{ path: 'discount.percent' }]);
+  });
+
+  it('is made fifty at once, each different and starting with its prefix, and exported with its link and uses', async () => {
+    const { eventId, slug, standingId } = await eventWithCode(() => ({ discount: { kind: 'percent', percent: 10 } }));
+    const made = await t.call(
+      generateCodes,
+      { eventId, count: 50, prefix: 'member', discount: { kind: 'amount', amount: 300 }, maxUses: 1 },
+      owner.cookie,
+    );
+    expect(made.body.result).toEqual({ count: 50 });
+    const list = await watch(url, eventCodes.name, { eventId }, owner.cookie);
+    const members = list.rows().filter((row) => row.code.startsWith('MEMBER-'));
+    list.close();
+    expect(members).toHaveLength(50);
+    expect(new Set(members.map((row) => row.code)).size).toBe(50);
+    for (const row of members) expect(row.code).toMatch(/^MEMBER-[A-HJ-NP-Z2-9]{8}$/);
+
+    const buyer = await t.signUp('Mia Member');
+    const one = members[0]!.code;
+    const bought = await t.call(
+      createOrder,
+      { eventId, code: one, lines: [{ ticketTypeId: standingId, quantity: 1 }] },
+      buyer.cookie,
+    );
+    expect(bought.body.result).toMatchObject({ total: 1700 });
+    const again = await t.call(
+      createOrder,
+      { eventId, code: one, lines: [{ ticketTypeId: standingId, quantity: 1 }] },
+      buyer.cookie,
+    );
+    expect(again.body.error.details).toEqual({ reason: 'code-used-up', remaining: 0 });
+
+    const rows = await csv(`/files/events/${eventId}/exports/codes.csv?locale=en`);
+    expect(rows).toHaveLength(51);
+    expect(rows.find((row) => row.code === one)).toMatchObject({
+      link: `http://localhost:3000/e/${slug}?code=${one}`,
+      discount_amount_minor: '300',
+      discount_amount: '€3.00',
+      max_uses: '1',
+      used: '1',
+    });
+    expect(rows.find((row) => row.code === 'SPRING')).toMatchObject({ discount_percent: '10', used: '0', max_uses: '' });
+    const signedOut = await t.app.inject({ method: 'GET', url: `/files/events/${eventId}/exports/codes.csv` });
+    expect(signedOut.statusCode).toBe(401);
   });
 });

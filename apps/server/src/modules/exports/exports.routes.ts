@@ -17,7 +17,9 @@ import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { order, orderLine } from '../orders/schema';
 import { ticket } from '../tickets/schema';
+import { codesExport } from './codes-export';
 import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
+import { pages, pageSize, type ExportContext, type ExportDefinition } from './export-definition';
 
 // `GET /files/events/:eventId/exports/<attendees|orders|check-ins>.csv` (docs/decisions/0023): read from the database in pages of (time, id) and written through
 // csv-stringify into the response as they come, so no export is ever whole in memory.
@@ -25,42 +27,8 @@ import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './
 export interface ExportRouteDeps {
   db: Db;
   getUser(request: FastifyRequest): Promise<SessionUser | null>;
-}
-
-type Cell = string | number;
-
-interface ExportContext {
-  db: Db;
-  event: EventRecord;
-  role: OrgRole;
-  locale: string;
-}
-
-/** One kind of export: who may have it, its columns, how many rows, and its rows page by page. */
-interface ExportDefinition {
-  minimumRole: OrgRole;
-  header(context: ExportContext): string[];
-  count(context: ExportContext): Promise<number>;
-  rows(context: ExportContext): AsyncGenerator<Cell[]>;
-}
-
-const pageSize = 1_000;
-
-/** Reads pages ordered by (at, id) after a cursor, until a short page: keyset pagination. */
-async function* pages<T extends { cursorAt: string; id: string }>(
-  read: (after: SQL | undefined) => Promise<T[]>,
-  at: SQL,
-  id: SQL,
-): AsyncGenerator<T> {
-  let after: SQL | undefined;
-  for (;;) {
-    const page = await read(after);
-    yield* page;
-    if (page.length < pageSize) return;
-    const last = page[page.length - 1]!;
-    // The cursor's time is kept as the database's text: a JavaScript Date would lose the microseconds.
-    after = sql`(${at}, ${id}) > (${last.cursorAt}::timestamptz, ${last.id})`;
-  }
+  /** Where people reach Admit: the links an export writes (a code's). */
+  publicUrl: string;
 }
 
 const attendees: ExportDefinition = {
@@ -336,7 +304,7 @@ const checkIns: ExportDefinition = {
   },
 };
 
-const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns };
+const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns, codes: codesExport };
 
 /** The day of the export on the event's clock, for the file name: `2030-01-10`. */
 const exportDate = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());
@@ -370,7 +338,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps
 
       const locale = query.data.locale ?? localeOf(request.headers.cookie, request.headers['accept-language']);
       const excel = query.data.excel === '1';
-      const context: ExportContext = { db: deps.db, event: found, role, locale };
+      const context: ExportContext = { db: deps.db, event: found, role, locale, publicUrl: deps.publicUrl };
       const total = await definition.count(context);
 
       const csv = stringify({

@@ -1,7 +1,8 @@
-import { createCode, updateCode, type Discount, type EventCodeRow } from '@admit/shared/codes';
+import { createCode, generateCodes, randomCode, updateCode, type Discount, type EventCodeRow } from '@admit/shared/codes';
 import type { ManagedTicketTypeRow } from '@admit/shared/event-changes';
 import { Alert, Button, Checkbox, Grid, Group, NumberInput, Radio, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -11,6 +12,8 @@ import { validateWith } from '../../lib/form';
 import { currencyDigits, toMinorUnits } from '../../lib/money';
 
 interface CodeValues {
+  /** A new code's: how many to make. From 2 on, `code` is what each made-up code starts with. */
+  count: number | string;
   code: string;
   ticketTypeIds: string[];
   discountKind: 'none' | Discount['kind'];
@@ -25,13 +28,6 @@ interface CodeValues {
 }
 
 const limitOf = (value: number | string) => (value === '' ? null : Number(value));
-
-/** Eight letters and digits nobody guesses, without those read alike (0 O, 1 I L). */
-function generatedCode(): string {
-  const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
-}
 
 function discountOf(values: CodeValues, currency: string): Discount | null {
   const value = Number(values.discountValue) || 0;
@@ -61,14 +57,14 @@ export function CodeForm({
   types: readonly ManagedTicketTypeRow[];
   code?: EventCodeRow;
   onDone: () => void;
-  /** The buttons: given the submit's pending state. */
-  actions: (pending: boolean) => ReactNode;
+  /** The buttons: given the submit's pending state and how many codes it makes. */
+  actions: (pending: boolean, count: number) => ReactNode;
 }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
-  const input = (values: CodeValues) => ({
+  const countOf = (values: CodeValues) => (code ? 1 : Math.max(1, Math.floor(Number(values.count) || 1)));
+  const settings = (values: CodeValues) => ({
     eventId,
-    code: values.code,
     ticketTypeIds: values.ticketTypeIds,
     discount: discountOf(values, currency),
     minQuantity: Number(values.minQuantity) || 1,
@@ -77,8 +73,16 @@ export function CodeForm({
     validFromLocal: values.validFromLocal || null,
     validUntilLocal: values.validUntilLocal || null,
   });
+  const input = (values: CodeValues) => ({ ...settings(values), code: values.code });
+  const many = (values: CodeValues) => ({ ...settings(values), count: countOf(values), prefix: values.code });
+  const checkOne = validateWith(code ? updateCode.input : createCode.input, intl, (values: CodeValues) => ({
+    ...input(values),
+    ...(code ? { codeId: code.id } : {}),
+  }));
+  const checkMany = validateWith(generateCodes.input, intl, many);
   const form = useForm<CodeValues>({
     initialValues: {
+      count: 1,
       code: code?.code ?? '',
       ticketTypeIds: code?.ticketTypeIds ?? [],
       discountKind: code?.discount?.kind ?? 'none',
@@ -89,17 +93,34 @@ export function CodeForm({
       validFromLocal: code?.validFromLocal ?? '',
       validUntilLocal: code?.validUntilLocal ?? '',
     },
-    validate: validateWith(code ? updateCode.input : createCode.input, intl, (values: CodeValues) => ({
-      ...input(values),
-      ...(code ? { codeId: code.id } : {}),
-    })),
+    validate: (values) => {
+      if (countOf(values) === 1) return checkOne(values);
+      // The prefix is typed in the code's field.
+      const { prefix, ...errors } = checkMany(values);
+      return prefix ? { ...errors, code: prefix } : errors;
+    },
   });
+  const count = countOf(form.values);
   const mutation = useMutation({
     mutationFn: async (values: CodeValues) => {
       if (code) await callFunction(updateCode, { ...input(values), codeId: code.id });
+      else if (countOf(values) > 1) await callFunction(generateCodes, many(values));
       else await callFunction(createCode, input(values));
+      return countOf(values);
     },
-    onSuccess: () => {
+    onSuccess: (made) => {
+      if (made > 1)
+        notifications.show({
+          color: 'green',
+          message: intl.formatMessage(
+            {
+              id: 'codes.made',
+              defaultMessage:
+                '{count, plural, one {# code made.} other {# codes made. Download them from the list as a CSV file.}}',
+            },
+            { count: made },
+          ),
+        });
       form.reset();
       onDone();
     },
@@ -116,24 +137,52 @@ export function CodeForm({
   return (
     <form onSubmit={form.onSubmit((values) => mutation.mutate(values))} noValidate>
       <Stack gap="sm">
+        {!code && (
+          <NumberInput
+            label={intl.formatMessage({ id: 'codes.field.count', defaultMessage: 'How many codes' })}
+            description={intl.formatMessage({
+              id: 'codes.field.countHint',
+              defaultMessage: 'More than one: each is made up, with the same settings, one per person.',
+            })}
+            min={1}
+            max={1000}
+            allowDecimal={false}
+            allowNegative={false}
+            w={220}
+            {...form.getInputProps('count')}
+          />
+        )}
         <Group align="flex-end" gap="xs" wrap="nowrap">
           <TextInput
             style={{ flex: 1 }}
-            label={intl.formatMessage({ id: 'codes.field.code', defaultMessage: 'Code' })}
-            description={intl.formatMessage({
-              id: 'codes.field.codeHint',
-              defaultMessage: 'Letters, digits, - and _; buyers may type it in any case.',
-            })}
-            required
+            label={
+              count > 1
+                ? intl.formatMessage({ id: 'codes.field.prefix', defaultMessage: 'Start of each code (optional)' })
+                : intl.formatMessage({ id: 'codes.field.code', defaultMessage: 'Code' })
+            }
+            description={
+              count > 1
+                ? intl.formatMessage({
+                    id: 'codes.field.prefixHint',
+                    defaultMessage: 'Letters, digits and _; each code is this, a dash and eight made-up characters.',
+                  })
+                : intl.formatMessage({
+                    id: 'codes.field.codeHint',
+                    defaultMessage: 'Letters, digits, - and _; buyers may type it in any case.',
+                  })
+            }
+            required={count === 1}
             maxLength={40}
             autoComplete="off"
             spellCheck={false}
             {...form.getInputProps('code')}
             onChange={(changed) => form.setFieldValue('code', changed.currentTarget.value.toUpperCase())}
           />
-          <Button variant="default" onClick={() => form.setFieldValue('code', generatedCode())}>
-            <FormattedMessage id="codes.generate" defaultMessage="Make one up" />
-          </Button>
+          {count === 1 && (
+            <Button variant="default" onClick={() => form.setFieldValue('code', randomCode())}>
+              <FormattedMessage id="codes.generate" defaultMessage="Make one up" />
+            </Button>
+          )}
         </Group>
         <Radio.Group
           label={intl.formatMessage({ id: 'codes.field.discount', defaultMessage: 'Discount' })}
@@ -251,7 +300,7 @@ export function CodeForm({
             {shown}
           </Alert>
         )}
-        {actions(mutation.isPending)}
+        {actions(mutation.isPending, count)}
       </Stack>
     </form>
   );

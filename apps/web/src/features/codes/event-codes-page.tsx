@@ -1,12 +1,14 @@
 import { deleteCode, eventCodes, type EventCodeRow } from '@admit/shared/codes';
 import { managedTicketTypes, type ManagedTicketTypeRow } from '@admit/shared/event-changes';
+import { exportPath } from '@admit/shared/csv';
 import { managedEvent, type ManagedEventRow } from '@admit/shared/events';
-import { Alert, Button, Card, CopyButton, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, CopyButton, Group, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
+import { useLocale } from '../../lib/i18n';
 import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -61,9 +63,13 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
                 currency={found.currency}
                 types={types.rows}
                 onDone={() => undefined}
-                actions={(pending) => (
+                actions={(pending, count) => (
                   <Button type="submit" loading={pending} style={{ alignSelf: 'flex-start' }}>
-                    <FormattedMessage id="codes.create" defaultMessage="Create code" />
+                    <FormattedMessage
+                      id="codes.createCount"
+                      defaultMessage="{count, plural, one {Create code} other {Create # codes}}"
+                      values={{ count }}
+                    />
                   </Button>
                 )}
               />
@@ -80,6 +86,7 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const codes = useLiveQuery(eventCodes, { eventId: event.id });
+  const { locale } = useLocale();
   const [editing, setEditing] = useState<EventCodeRow | null>(null);
   const removal = useMutation({ mutationFn: (codeId: string) => callFunction(deleteCode, { eventId: event.id, codeId }) });
   const nameOf = (id: string) => types.find((type) => type.id === id)?.name ?? '—';
@@ -89,9 +96,16 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
   if (!codes.rows) return <PageLoader />;
   return (
     <Stack gap="sm">
-      <Title order={2} size="h4">
-        <FormattedMessage id="codes.list" defaultMessage="Codes" />
-      </Title>
+      <Group justify="space-between" align="baseline">
+        <Title order={2} size="h4">
+          <FormattedMessage id="codes.list" defaultMessage="Codes" />
+        </Title>
+        {codes.rows.length > 0 && (
+          <Anchor href={exportPath(event.id, 'codes', { excel: false, locale })} download size="sm">
+            <FormattedMessage id="codes.download" defaultMessage="Download all codes (CSV)" />
+          </Anchor>
+        )}
+      </Group>
       {codes.rows.length === 0 && (
         <Text c="dimmed">
           <FormattedMessage id="codes.none" defaultMessage="No codes yet." />

@@ -26,6 +26,10 @@ const actions = untyped(
     'ticketType.update': { id: 'audit.ticketType.update', defaultMessage: '{actor} changed {fields} of “{target}”' },
     'ticketType.reorder': { id: 'audit.ticketType.reorder', defaultMessage: '{actor} reordered the ticket types' },
     'ticketType.remove': { id: 'audit.ticketType.remove', defaultMessage: '{actor} removed the ticket type “{target}”' },
+    'code.add': { id: 'audit.code.add', defaultMessage: '{actor} added the code {target}' },
+    'code.update': { id: 'audit.code.update', defaultMessage: '{actor} changed the code {target}' },
+    'code.remove': { id: 'audit.code.remove', defaultMessage: '{actor} deleted the code {target}' },
+    'code.generate': { id: 'audit.code.generate', defaultMessage: '{actor} made {target} codes at once' },
     other: { id: 'audit.other', defaultMessage: '{actor} made a change ({action})' },
   }),
 );

@@ -60,8 +60,9 @@ export function EventExports({ eventId, importLink, door = false }: { eventId: s
     attendees: intl.formatMessage({ id: 'exports.attendees', defaultMessage: 'Attendees' }),
     orders: intl.formatMessage({ id: 'exports.orders', defaultMessage: 'Orders' }),
     'check-ins': intl.formatMessage({ id: 'exports.checkIns', defaultMessage: 'Check-ins' }),
+    codes: intl.formatMessage({ id: 'exports.codes', defaultMessage: 'Codes' }),
   };
-  const kinds: ExportKind[] = door ? ['attendees'] : ['attendees', 'orders', 'check-ins'];
+  const kinds: ExportKind[] = door ? ['attendees'] : ['attendees', 'orders', 'check-ins', 'codes'];
 
   async function start(kind: ExportKind) {
     setRunning(kind);
