@@ -17,7 +17,8 @@ export const CodeText = z
   .trim()
   .min(3, 'At least 3 characters')
   .max(40)
-  .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only')
+  // Not starting with `-`: a spreadsheet would read the code in a CSV file as a formula.
+  .regex(/^[A-Za-z0-9_][A-Za-z0-9_-]*$/, 'Letters, digits, - and _ only, starting with a letter or digit')
   .transform((code) => code.toUpperCase());
 
 export const codeLimits = { maxUses: 100_000, maxPerBuyer: 1_000, ticketTypes: 100, minQuantity: 100 } as const;
@@ -157,7 +158,15 @@ export const codeFailures = [
   /** `not-found`-like, answered as `failed-precondition`: the event has no such code. */
   z.object({ reason: z.literal('unknown-code') }),
   /** The code does not work at this moment: before its window or after it. */
-  z.object({ reason: z.literal('code-not-valid-now'), validFrom: z.string().nullable(), validUntil: z.string().nullable() }),
+  z.object({
+    reason: z.literal('code-not-valid-now'),
+    validFrom: z.string().nullable(),
+    validUntil: z.string().nullable(),
+    /** The event's: where the window's times are read. */
+    timeZone: z.string(),
+  }),
+  /** `aborted`: the code was changed while the order was made with it; the same order again sees the change. */
+  z.object({ reason: z.literal('code-changed') }),
   /** Fewer uses are left on the code than tickets were asked for with it. */
   z.object({ reason: z.literal('code-used-up'), remaining: z.number() }),
   /** Fewer tickets of the code's types in the order than it needs. */

@@ -134,11 +134,12 @@ const checks: { name: string; query: SQL }[] = [
       where c.max_uses is not null and u.used > c.max_uses`,
   },
   {
-    name: 'an order line taken with a code of another event, or of a ticket type the code is not for',
+    name: 'an order line taken with a code of another event, or priced below nothing',
     query: sql`
-      select l.id, l.code_id, l.ticket_type_id from order_line l
-      join "order" o on o.id = l.order_id join event_code c on c.id = l.code_id
-      where c.event_id <> o.event_id or not (l.ticket_type_id = any(c.ticket_type_ids))`,
+      select l.id, l.code_id, l.unit_price, l.discount from order_line l
+      join "order" o on o.id = l.order_id left join event_code c on c.id = l.code_id
+      where (l.code_id is not null and c.event_id <> o.event_id)
+         or l.discount < 0 or l.unit_price < 0 or (l.code_id is null and l.discount <> 0)`,
   },
 ];
 

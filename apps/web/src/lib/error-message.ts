@@ -156,6 +156,10 @@ const failureMessages = untyped(
       defaultMessage:
         '{remaining, plural, =0 {This code has been used up.} one {Only # more ticket can be bought with this code.} other {Only # more tickets can be bought with this code.}}',
     },
+    'code-changed': {
+      id: 'error.reason.codeChanged',
+      defaultMessage: 'The code was changed while you ordered. Please order again.',
+    },
     'code-min-quantity': {
       id: 'error.reason.codeMinQuantity',
       defaultMessage:
@@ -196,7 +200,9 @@ function valuesOf(
   if (failure.reason === 'buyer-limit') return { ...failure, scope: failure.ticketTypeId === null ? 'event' : 'type' };
   if (failure.reason === 'code-not-valid-now') {
     const before = failure.validFrom !== null && new Date(failure.validFrom) > new Date();
-    const from = failure.validFrom ? intl.formatDate(failure.validFrom, { dateStyle: 'medium', timeStyle: 'short' }) : '';
+    const from = failure.validFrom
+      ? intl.formatDate(failure.validFrom, { dateStyle: 'medium', timeStyle: 'short', timeZone: failure.timeZone })
+      : '';
     return { ...failure, window: before ? 'before' : 'after', from };
   }
   return 'retryAfterSeconds' in failure ? { ...failure, minutes: Math.ceil(failure.retryAfterSeconds / 60) } : failure;

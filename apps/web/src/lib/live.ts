@@ -186,12 +186,13 @@ export const liveQueryKey = (name: string, params: unknown) => ['live', name, pa
 export function useLiveQuery<Q extends LiveQueryContract>(
   contract: Q,
   params: z.input<Q['params']>,
-  options: { enabled?: boolean } = {},
+  /** `attempt`: a new number subscribes again with the same params (after a refusal, "try again"). */
+  options: { enabled?: boolean; attempt?: number } = {},
 ) {
   const enabled = options.enabled ?? true;
   const queryClient = useQueryClient();
   const key = liveQueryKey(contract.name, params);
-  const keyHash = JSON.stringify(key);
+  const keyHash = JSON.stringify([key, options.attempt ?? 0]);
   // An error belongs to the parameters it was answered for: new parameters start without one.
   const [failure, setFailure] = useState<{ keyHash: string; error: CallError } | null>(null);
   const error = failure?.keyHash === keyHash ? failure.error : null;
@@ -199,10 +200,14 @@ export function useLiveQuery<Q extends LiveQueryContract>(
   useEffect(() => {
     if (!enabled) return;
     return liveClient.subscribe(contract.name, params, {
-      onRows: (rows) => queryClient.setQueryData(key, rows),
+      onRows: (rows) => {
+        queryClient.setQueryData(key, rows);
+        // Rows after a refusal (a subscription made again): the refusal is over.
+        setFailure((before) => (before?.keyHash === keyHash ? null : before));
+      },
       onError: (error) => setFailure({ keyHash, error }),
     });
-    // keyHash stands for contract and params
+    // keyHash stands for contract, params and attempt
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [keyHash, enabled, queryClient]);
 

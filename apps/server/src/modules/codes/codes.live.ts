@@ -66,7 +66,7 @@ export const codeTicketTypesLive = defineLiveQuery(codeTicketTypes, {
     const found = await findEvent(ctx.db, params.eventId);
     if (!(await canSeeEvent(ctx.db, ctx.user, found))) throw new CallableError('not-found', 'No such event');
     const code = await requireCode(ctx.db, { eventId: found.id, code: params.code, clientAddress: ctx.clientAddress });
-    requireWorksNow(code);
+    requireWorksNow(code, found.timeZone);
     const types = (
       await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, found.id)).orderBy(asc(ticketType.position))
     ).filter((type) => codeAppliesTo(code, type));

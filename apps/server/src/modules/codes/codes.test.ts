@@ -106,6 +106,8 @@ describe('an access code', () => {
     expect(refused.body.error.details).toEqual({ reason: 'not-hidden-type', ticketTypeId: publicId });
     const twice = await t.call(createCode, { eventId, code: 'press-2030', ticketTypeIds: [pressId] }, owner.cookie);
     expect(twice.body.error.details).toEqual({ reason: 'code-taken' });
+    const dash = await t.callWithAnyInput(createCode, { eventId, code: '-SALE', ticketTypeIds: [pressId] }, owner.cookie);
+    expect(dash.body.error.details.fields).toMatchObject([{ path: 'code' }]);
     const badInput = await t.callWithAnyInput(createCode, { eventId, code: 'no spaces!', ticketTypeIds: [] }, owner.cookie);
     expect(badInput.status).toBe(400);
     expect(badInput.body.error.details.fields.map((field: { path: string }) => field.path).sort()).toEqual([
@@ -186,6 +188,7 @@ describe('an access code', () => {
       reason: 'code-not-valid-now',
       validFrom: '2098-12-31T23:00:00.000Z',
       validUntil: null,
+      timeZone: 'Europe/Berlin',
     });
     await expect(watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
       details: { reason: 'code-not-valid-now' },
@@ -260,9 +263,26 @@ describe('guessing codes', () => {
     expect(reasonOf(await orderWith(buyer.cookie, eventId, pressId, 1, 'GUESS-20'))).toBe('too-many-code-attempts');
     const right = await orderWith(buyer.cookie, eventId, pressId, 1, 'PRESS-2030');
     expect(right.status).toBe(429);
+    expect(reasonOf(right)).toBe('too-many-code-attempts');
     expect(right.body.error.details).toMatchObject({ reason: 'too-many-code-attempts' });
     await expect(watch(url, codeTicketTypes.name, { eventId, code: 'PRESS-2030' })).rejects.toMatchObject({
       details: { reason: 'too-many-code-attempts' },
     });
+  });
+
+  it('answers at most twenty of forty wrong codes sent at once, then refuses even the right one', async () => {
+    await t.close();
+    t = await createTestApp({ env: { ORDER_ATTEMPTS_PER_ACCOUNT: '1000' } });
+    url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    owner = await t.signUp('Olga Owner');
+    const { eventId, pressId } = await eventWithCode();
+    const buyer = await t.signUp('Bea Burst');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, index) => orderWith(buyer.cookie, eventId, pressId, 1, `BURST-${index}`)),
+    );
+    const reasons = answers.map(reasonOf);
+    expect(reasons.filter((reason) => reason === 'unknown-code').length).toBeLessThanOrEqual(20);
+    expect(reasons.filter((reason) => reason === 'too-many-code-attempts').length).toBeGreaterThanOrEqual(20);
+    expect(reasonOf(await orderWith(buyer.cookie, eventId, pressId, 1, 'PRESS-2030'))).toBe('too-many-code-attempts');
   });
 });

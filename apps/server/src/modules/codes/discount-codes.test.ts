@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { codeTicketTypes, createCode, eventCodes, generateCodes, type CreateCodeInput } from '@admit/shared/codes';
+import { codeTicketTypes, createCode, eventCodes, generateCodes, updateCode, type CreateCodeInput } from '@admit/shared/codes';
 import { confirmPayment, createOrder, myOrder, orderDetail, refundOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
@@ -9,6 +9,8 @@ import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { releaseExpiredHolds } from '../orders/orders.api';
+import { order } from '../orders/schema';
 import { ticket } from '../tickets/schema';
 
 // Discount codes: a percentage or an amount off each ticket of the code's types, within its limits
@@ -229,5 +231,47 @@ describe('a discount code', () => {
     expect(rows.find((row) => row.code === 'SPRING')).toMatchObject({ discount_percent: '10', used: '0', max_uses: '' });
     const signedOut = await t.app.inject({ method: 'GET', url: `/files/events/${eventId}/exports/codes.csv` });
     expect(signedOut.statusCode).toBe(401);
+  });
+
+  it('honours a payment that comes after its hold ended within the code’s limits, though the code now asks more of an order', async () => {
+    const { eventId, standingId } = await eventWithCode(() => ({ discount: { kind: 'percent', percent: 50 }, maxUses: 1 }));
+    const buyer = await t.signUp('Lou Late');
+    const placed = await t.call(
+      createOrder,
+      { eventId, code: 'SPRING', lines: [{ ticketTypeId: standingId, quantity: 1 }] },
+      buyer.cookie,
+    );
+    const orderId = placed.body.result.orderId as string;
+    const started = await t.call(startPayment, { orderId }, buyer.cookie);
+    const list = await watch(url, eventCodes.name, { eventId }, owner.cookie);
+    const codeId = list.rows()[0].id as string;
+    list.close();
+    const raised = await t.call(
+      updateCode,
+      { eventId, codeId, code: 'SPRING', discount: { kind: 'percent', percent: 50 }, maxUses: 1, minQuantity: 3 },
+      owner.cookie,
+    );
+    expect(raised.status).toBe(200);
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(order.id, orderId));
+    await releaseExpiredHolds(t.db, eventId);
+    await t.call(
+      sandboxConfirm,
+      { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+      buyer.cookie,
+    );
+    expect((await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status).toBe('paid');
+
+    // Its one use is taken again: none is left for another buyer.
+    const other = await t.signUp('Liv Later');
+    const second = await t.call(
+      createOrder,
+      { eventId, code: 'SPRING', lines: [{ ticketTypeId: standingId, quantity: 3 }] },
+      other.cookie,
+    );
+    expect(second.body.error.details).toEqual({ reason: 'code-used-up', remaining: 0 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 });

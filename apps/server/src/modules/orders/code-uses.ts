@@ -3,14 +3,16 @@ import { failureOf, type FailureDetails } from '@admit/shared/failures';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
-import { consumeQuota, quotaKey, quotaWait, type Quota } from './call-quota';
+import { addressKeyOf } from '../../platform/live/live-limits';
+import { consumeQuota, giveBackQuotaUse, quotaKey, type Quota } from './call-quota';
 import { order, orderLine } from './schema';
 import { ticket } from '../tickets/schema';
 import { eventCode } from '../codes/schema';
 
 // Ordering with a code (the codes module manages them), its rules written once: which code a buyer
-// means, whether it works now, and whether its limits leave room for an order's tickets. A code's uses are the places taken with it: the
-// lines of pending orders, and the valid tickets of paid ones (decision 0047).
+// means, whether it works now, and whether its limits leave room for an order's tickets. A code's
+// uses are the places taken with it: the lines of pending orders, and the valid tickets of paid
+// ones (decision 0047).
 
 export type EventCode = typeof eventCode.$inferSelect;
 
@@ -25,22 +27,23 @@ const tooManyAttempts = (retryAfterSeconds: number) =>
 
 /**
  * The event's code as a buyer wrote it (in capitals). An unknown code is refused and counted
- * against the caller's address; once the address has tried too many, every code is refused until
- * its window ends, the right ones too, so guessing learns nothing. Not inside a transaction: a
- * refusal would roll its count back.
+ * against the caller's address (an IPv6 address by its /64); once the address has tried too many,
+ * every code is refused until its window ends, the right ones too, so guessing learns nothing.
+ * Every attempt is counted before the code is looked up, and given back when it was right: guesses
+ * sent at once cannot all pass a quota that only counts them once answered. Not inside a
+ * transaction: a refusal would roll its count back.
  */
 export async function requireCode(db: Db, input: { eventId: string; code: string; clientAddress: string }): Promise<EventCode> {
-  const quota: Quota = { key: quotaKey('codes.wrong:address', input.clientAddress), ...wrongCodes };
-  const blocked = await quotaWait(db, quota);
-  if (blocked !== null) throw tooManyAttempts(blocked);
+  const quota: Quota = { key: quotaKey('codes.wrong:address', addressKeyOf(input.clientAddress)), ...wrongCodes };
+  const wait = await consumeQuota(db, quota);
+  if (wait !== null) throw tooManyAttempts(wait);
   const [found] = await db
     .select()
     .from(eventCode)
     .where(and(eq(eventCode.eventId, input.eventId), eq(eventCode.code, input.code)));
-  if (found) return found;
-  const wait = await consumeQuota(db, quota);
-  if (wait !== null) throw tooManyAttempts(wait);
-  throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
+  if (!found) throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
+  await giveBackQuotaUse(db, quota);
+  return found;
 }
 
 /** The code's discount, as the contracts carry it. */
@@ -63,13 +66,14 @@ export function worksAt(code: Pick<EventCode, 'validFrom' | 'validUntil'>, now: 
   return (!code.validFrom || code.validFrom <= now) && (!code.validUntil || now < code.validUntil);
 }
 
-/** Refuses a code outside its window. */
-export function requireWorksNow(code: Pick<EventCode, 'validFrom' | 'validUntil'>): void {
+/** Refuses a code outside its window, saying when it works in the event's time zone. */
+export function requireWorksNow(code: Pick<EventCode, 'validFrom' | 'validUntil'>, timeZone: string): void {
   if (!worksAt(code, new Date()))
     throw new CallableError('failed-precondition', 'This code does not work now', {
       reason: 'code-not-valid-now',
       validFrom: code.validFrom?.toISOString() ?? null,
       validUntil: code.validUntil?.toISOString() ?? null,
+      timeZone,
     });
 }
 
@@ -107,25 +111,27 @@ export class CodeUsedUp extends CallableError {
 
 /**
  * Refuses `quantity` more tickets with the code when it needs more in one order, or its limits
- * have no room for them: its total and its limit per buyer. Called after the order's places were taken, in the same transaction:
- * it locks the code's row after the event's and the types' (always in that order), so orders with
- * one code wait for each other here and each counts the uses of those that committed before it,
- * in statements begun after the lock. `checkWindow: false` for a payment that came late, whose
- * order was made while the code worked.
+ * have no room for them: its total and its limit per buyer. Called after the order's places were
+ * taken, in the same transaction: it locks the code's row after the event's and the types' (always
+ * in that order), so orders with one code wait for each other here and each counts the uses of
+ * those that committed before it, in statements begun after the lock.
+ *
+ * A new order (`as: 'order'`) also needs the code to work now, to have its tickets in one order,
+ * and to be as `priced` read it before the transaction (else `aborted`: it changed meanwhile, the
+ * order is tried again by its buyer). Tickets taken back (`as: 'again'`: a payment that came after
+ * its hold ended, a refund the provider refused) were bought while the code worked: only its
+ * limits count.
  */
 export async function takeCodeUses(
   tx: Tx,
-  input: { codeId: string; buyerId: string | null; quantity: number; checkWindow?: boolean },
+  input: { codeId: string; buyerId: string | null; quantity: number } & (
+    { as: 'order'; priced: EventCode; timeZone: string } | { as: 'again' }
+  ),
 ): Promise<void> {
   if (input.quantity === 0) return;
   const [code] = await tx.select().from(eventCode).where(eq(eventCode.id, input.codeId)).for('update');
   if (!code) throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
-  if (input.checkWindow !== false) requireWorksNow(code);
-  if (input.quantity < code.minQuantity)
-    throw new CallableError('failed-precondition', `This code needs at least ${code.minQuantity} tickets in one order`, {
-      reason: 'code-min-quantity',
-      minQuantity: code.minQuantity,
-    });
+  if (input.as === 'order') requireNewOrderFits(code, input);
   if (code.maxUses !== null) {
     const used = (await usesOf(tx, [code.id])).get(code.id) ?? 0;
     if (used + input.quantity > code.maxUses) throw new CodeUsedUp(Math.max(0, code.maxUses - used));
@@ -139,6 +145,19 @@ export async function takeCodeUses(
         have,
       });
   }
+}
+
+/** A new order's code works now, has its tickets, and still prices them as they were priced. */
+function requireNewOrderFits(code: EventCode, input: { quantity: number; priced: EventCode; timeZone: string }) {
+  requireWorksNow(code, input.timeZone);
+  const pricing = (row: EventCode) => JSON.stringify([row.ticketTypeIds, row.discountPercent, row.discountAmount]);
+  if (pricing(code) !== pricing(input.priced))
+    throw new CallableError('aborted', 'The code changed while the order was made: try again', { reason: 'code-changed' });
+  if (input.quantity < code.minQuantity)
+    throw new CallableError('failed-precondition', `This code needs at least ${code.minQuantity} tickets in one order`, {
+      reason: 'code-min-quantity',
+      minQuantity: code.minQuantity,
+    });
 }
 
 /** Whether an error is a code's limit refusing (the order cannot be made with it as it is). */

@@ -79,7 +79,15 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           limit: ctx.config.ORDER_MAX_HELD_PLACES,
         });
       await requireWithinBuyerLimits(tx, { buyerId: buyer.id, event: found, lines: input.lines, types: typeById });
-      if (code) await takeCodeUses(tx, { codeId: code.id, buyerId: buyer.id, quantity: codeQuantity });
+      if (code)
+        await takeCodeUses(tx, {
+          codeId: code.id,
+          buyerId: buyer.id,
+          quantity: codeQuantity,
+          as: 'order',
+          priced: code,
+          timeZone: found.timeZone,
+        });
       await tx.insert(order).values({
         id: orderId,
         eventId: found.id,

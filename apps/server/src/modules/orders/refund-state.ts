@@ -8,7 +8,8 @@ import { ticket } from '../tickets/schema';
 import { revalidateTickets, voidTickets } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
 import type { Order } from './order-places';
-import { order, refund } from './schema';
+import { isCodeLimit, takeCodeUses } from './code-uses';
+import { order, orderLine, refund } from './schema';
 
 // What admin refunds (refund-order.ts) and the provider's refunds (reconcile-refunds.ts) share:
 // the state of a refund and of its order, and what a refund does to tickets and places.
@@ -87,15 +88,31 @@ export async function voidRefundedTickets(tx: Tx, eventId: string, tickets: read
 
 /**
  * Makes a refused refund's tickets valid again, taking their places back only if they are still
- * free. False, with nothing changed, when any is gone.
+ * free, and their code's uses only if its limits have room (decision 0047). False, with nothing
+ * changed, when any is gone.
  */
 export async function restoreRefundedTickets(tx: Tx, eventId: string, ticketIds: readonly string[]): Promise<boolean> {
   if (ticketIds.length === 0) return true;
   const tickets = await tx
-    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId })
+    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, codeId: orderLine.codeId, buyerId: order.buyerId })
     .from(ticket)
+    .innerJoin(order, eq(order.id, ticket.orderId))
+    .innerJoin(orderLine, and(eq(orderLine.orderId, ticket.orderId), eq(orderLine.ticketTypeId, ticket.ticketTypeId)))
     .where(and(inArray(ticket.id, [...ticketIds]), eq(ticket.status, 'void')));
-  if (!(await tryTakePlaces(tx, { eventId, lines: placesOfTickets(tickets), as: 'sold' }))) return false;
+  const taken = await tx
+    .transaction(async (savepoint) => {
+      if (!(await tryTakePlaces(savepoint, { eventId, lines: placesOfTickets(tickets), as: 'sold' }))) return false;
+      const perCode = new Map<string, number>();
+      for (const one of tickets) if (one.codeId) perCode.set(one.codeId, (perCode.get(one.codeId) ?? 0) + 1);
+      for (const [codeId, quantity] of perCode)
+        await takeCodeUses(savepoint, { codeId, buyerId: tickets[0]!.buyerId, quantity, as: 'again' });
+      return true;
+    })
+    .catch((error: unknown) => {
+      if (isCodeLimit(error)) return false;
+      throw error;
+    });
+  if (!taken) return false;
   await revalidateTickets(
     tx,
     tickets.map((one) => one.id),

@@ -13,6 +13,8 @@ export interface AppliedCode {
   unlocked: number;
   discount: Discount | null;
   minQuantity: number;
+  /** Nothing of its types is left with it: it takes nothing off, unlocks nothing more. */
+  usedUp: boolean;
 }
 
 /**
@@ -58,17 +60,25 @@ export function CodeField({
         <Group gap={6} wrap="nowrap" align="flex-start">
           <IconKey size={16} aria-hidden style={{ flexShrink: 0, marginTop: 3 }} />
           <Text size="sm">
-            <FormattedMessage
-              id="picker.code.appliedSentence"
-              defaultMessage="Code {code} applied{hasDiscount, select, yes {: {discount}} other {}}.{unlocked, plural, =0 {} one { It unlocked # ticket type.} other { It unlocked # ticket types.}}{minQuantity, plural, =0 {} =1 {} other { It needs at least # of its tickets in one order.}}"
-              values={{
-                code: <strong>{code}</strong>,
-                hasDiscount: applied.discount ? 'yes' : 'no',
-                discount: discountWords(intl, applied.discount, currency),
-                unlocked: applied.unlocked,
-                minQuantity: applied.minQuantity,
-              }}
-            />
+            {applied.usedUp ? (
+              <FormattedMessage
+                id="picker.code.usedUp"
+                defaultMessage="Code {code} has been used up: the prices are without it."
+                values={{ code: <strong>{code}</strong> }}
+              />
+            ) : (
+              <FormattedMessage
+                id="picker.code.appliedSentence"
+                defaultMessage="Code {code} applied{hasDiscount, select, yes {: {discount}} other {}}.{unlocked, plural, =0 {} one { It unlocked # ticket type.} other { It unlocked # ticket types.}}{minQuantity, plural, =0 {} =1 {} other { It needs at least # of its tickets in one order.}}"
+                values={{
+                  code: <strong>{code}</strong>,
+                  hasDiscount: applied.discount ? 'yes' : 'no',
+                  discount: discountWords(intl, applied.discount, currency),
+                  unlocked: applied.unlocked,
+                  minQuantity: applied.minQuantity,
+                }}
+              />
+            )}
           </Text>
         </Group>
         <Button

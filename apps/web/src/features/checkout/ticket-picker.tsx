@@ -43,17 +43,29 @@ export function TicketPicker({
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const { rows: publicTypes, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
-  const withCode = useLiveQuery(codeTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null });
+  // Applying a code again (after "try again in 5 minutes") asks the server again.
+  const [attempt, setAttempt] = useState(0);
+  const withCode = useLiveQuery(codeTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null, attempt });
   const codeWorks = code !== null && !withCode.error && withCode.rows !== undefined;
-  const codeRows = new Map((codeWorks ? withCode.rows! : []).map((row) => [row.id, row]));
-  // A visible type keeps what is left of it (it sells without the code too) and takes the code's
-  // price; a hidden one is the code's row whole.
+  // The code's types that it still has room for: a used-up code takes nothing off.
+  const codeRows = new Map((codeWorks ? withCode.rows! : []).filter((row) => row.remaining > 0).map((row) => [row.id, row]));
+  const usedUp = codeWorks && withCode.rows!.length > 0 && codeRows.size === 0;
+  // A visible type sells without the code too: with it, at the code's price and no more than the
+  // code has room for; a hidden one is the code's row whole.
   const types: ShownType[] | undefined = publicTypes && [
     ...publicTypes.map((type) => {
       const coded = codeRows.get(type.id);
-      return { ...type, price: coded?.price ?? type.price, listPrice: type.price, unlocked: false };
+      return coded
+        ? {
+            ...type,
+            price: coded.price,
+            remaining: Math.min(type.remaining, coded.remaining),
+            listPrice: type.price,
+            unlocked: false,
+          }
+        : { ...type, listPrice: type.price, unlocked: false };
     }),
-    ...[...codeRows.values()].filter((row) => row.unlocked && !publicTypes.some((type) => type.id === row.id)),
+    ...(codeWorks ? withCode.rows! : []).filter((row) => row.unlocked && !publicTypes.some((type) => type.id === row.id)),
   ];
   types?.sort((a, b) => a.position - b.position);
   const firstCodeRow = codeWorks ? withCode.rows![0] : undefined;
@@ -61,6 +73,10 @@ export function TicketPicker({
   const language = useEventLanguage();
   const shownIn = localizeEvent(event, language).locale;
   const [quantities, setQuantities] = useState<Record<string, number>>({});
+  // What is ordered: the types on screen only (a code that stopped working takes its types away).
+  const chosen = (types ?? [])
+    .filter((type) => (quantities[type.id] ?? 0) > 0)
+    .map((type) => ({ ticketTypeId: type.id, quantity: quantities[type.id]! }));
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   useStep(
     event.id,
@@ -71,11 +87,10 @@ export function TicketPicker({
     mutationFn: () =>
       callFunction(createOrder, {
         eventId: event.id,
-        lines: Object.entries(quantities)
-          .filter(([, quantity]) => quantity > 0)
-          .map(([ticketTypeId, quantity]) => ({ ticketTypeId, quantity })),
+        lines: chosen,
         idempotencyKey,
-        ...(codeWorks ? { code } : {}),
+        // Only while it takes something off or unlocks what is chosen: a used-up code is left out.
+        ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
       }),
     onSuccess: (placed) => {
       sendStep(event.id, 'checkout');
@@ -91,7 +106,7 @@ export function TicketPicker({
 
   if (error) return <ErrorState error={error} />;
   if (!types) return <PageLoader />;
-  const total = Object.values(quantities).reduce((sum, quantity) => sum + quantity, 0);
+  const total = chosen.reduce((sum, line) => sum + line.quantity, 0);
   const price = types.reduce((sum, type) => sum + type.price * (quantities[type.id] ?? 0), 0);
   const onSale = event.status === 'published';
 
@@ -192,6 +207,7 @@ export function TicketPicker({
               setQuantities((current) =>
                 Object.fromEntries(Object.entries(current).filter(([id]) => publicTypes?.some((type) => type.id === id))),
               );
+              setAttempt((before) => before + 1);
               onCodeChange(next);
             }}
             error={withCode.error}
@@ -201,6 +217,7 @@ export function TicketPicker({
                     unlocked: withCode.rows!.filter((row) => row.unlocked).length,
                     discount: firstCodeRow?.discount ?? null,
                     minQuantity: firstCodeRow?.minQuantity ?? 1,
+                    usedUp,
                   }
                 : undefined
             }

@@ -82,6 +82,9 @@ export function EventCodesPage({ eventId }: { eventId: string }) {
   );
 }
 
+/** How many codes the list shows (codes.ofEvent's limit): more are in the CSV file. */
+const codesShown = 1000;
+
 function CodeList({ event, types }: { event: ManagedEventRow; types: readonly ManagedTicketTypeRow[] }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
@@ -109,6 +112,15 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
       {codes.rows.length === 0 && (
         <Text c="dimmed">
           <FormattedMessage id="codes.none" defaultMessage="No codes yet." />
+        </Text>
+      )}
+      {codes.rows.length >= codesShown && (
+        <Text size="sm" c="dimmed">
+          <FormattedMessage
+            id="codes.firstShown"
+            defaultMessage="The first {count, number} codes are shown, in the order of their letters; the CSV file lists every one."
+            values={{ count: codesShown }}
+          />
         </Text>
       )}
       {removal.error && (
