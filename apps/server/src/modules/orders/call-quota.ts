@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { callQuota } from './schema';
 
@@ -52,15 +52,16 @@ export async function consumeQuota(db: Db | Tx, quota: Quota): Promise<number | 
   return Math.max(1, full?.seconds ?? quota.windowSeconds);
 }
 
-/**
- * Gives back one use counted in the quota's current window: for a quota that counts every attempt
- * first (so that attempts made at once cannot pass it together) and only the failed ones in the end.
- */
-export async function giveBackQuotaUse(db: Db | Tx, quota: Quota): Promise<void> {
-  await db
-    .update(callQuota)
-    .set({ used: sql`greatest(${callQuota.used} - 1, 0)` })
-    .where(eq(callQuota.key, quota.key));
+/** The seconds until a used-up quota's window ends, or null when it has room: a look that counts nothing. */
+export async function quotaWait(db: Db | Tx, quota: Quota): Promise<number | null> {
+  const window = sql`(${quota.windowSeconds}::int * interval '1 second')`;
+  const [full] = await db
+    .select({ seconds: sql<number>`ceil(extract(epoch from ${callQuota.windowStart} + ${window} - now()))::int` })
+    .from(callQuota)
+    .where(
+      and(eq(callQuota.key, quota.key), sql`${callQuota.windowStart} > now() - ${window}`, gte(callQuota.used, quota.limit)),
+    );
+  return full ? Math.max(1, full.seconds) : null;
 }
 
 /** Counts one use of each quota in turn; the wait of the first that is used up, else null. */

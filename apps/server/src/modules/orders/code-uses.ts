@@ -4,7 +4,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { addressKeyOf } from '../../platform/live/live-limits';
-import { consumeQuota, giveBackQuotaUse, quotaKey, type Quota } from './call-quota';
+import { consumeQuota, quotaKey, quotaWait, type Quota } from './call-quota';
 import { order, orderLine } from './schema';
 import { ticket } from '../tickets/schema';
 import { eventCode } from '../codes/schema';
@@ -29,21 +29,22 @@ const tooManyAttempts = (retryAfterSeconds: number) =>
  * The event's code as a buyer wrote it (in capitals). An unknown code is refused and counted
  * against the caller's address (an IPv6 address by its /64); once the address has tried too many,
  * every code is refused until its window ends, the right ones too, so guessing learns nothing.
- * Every attempt is counted before the code is looked up, and given back when it was right: guesses
- * sent at once cannot all pass a quota that only counts them once answered. Not inside a
- * transaction: a refusal would roll its count back.
+ * Only wrong codes are counted: right ones, however many buyers behind one address send them at
+ * once in a rush, and however often a page's live query reads them again, cost nothing (decision
+ * 0047). Not inside a transaction: a refusal would roll its count back.
  */
 export async function requireCode(db: Db, input: { eventId: string; code: string; clientAddress: string }): Promise<EventCode> {
   const quota: Quota = { key: quotaKey('codes.wrong:address', addressKeyOf(input.clientAddress)), ...wrongCodes };
-  const wait = await consumeQuota(db, quota);
-  if (wait !== null) throw tooManyAttempts(wait);
+  const blocked = await quotaWait(db, quota);
+  if (blocked !== null) throw tooManyAttempts(blocked);
   const [found] = await db
     .select()
     .from(eventCode)
     .where(and(eq(eventCode.eventId, input.eventId), eq(eventCode.code, input.code)));
-  if (!found) throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
-  await giveBackQuotaUse(db, quota);
-  return found;
+  if (found) return found;
+  const wait = await consumeQuota(db, quota);
+  if (wait !== null) throw tooManyAttempts(wait);
+  throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
 }
 
 /** The code's discount, as the contracts carry it. */
