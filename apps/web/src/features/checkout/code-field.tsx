@@ -84,6 +84,8 @@ export function CodeField({
         <Button
           variant="subtle"
           size="compact-sm"
+          // Its words whole on a phone: the sentence beside it wraps instead.
+          style={{ flexShrink: 0 }}
           onClick={() => {
             setDraft('');
             setOpen(false);

@@ -194,6 +194,8 @@ export function TicketPicker({
                 allowNegative={false}
                 disabled={soldOut || !onSale}
                 w={96}
+                // As wide on every row, however much its type's name and badges take.
+                style={{ flexShrink: 0 }}
               />
             </Group>
           );
