@@ -1,9 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { CallableContract } from '@admit/shared/callable';
+import {
+  managedTicketTypes,
+  updateTicketType,
+  type ManagedTicketTypeRow,
+  type UpdateTicketTypeInput,
+} from '@admit/shared/event-changes';
 import { addTicketType, createEvent, publishEvent, type CreateEventInput } from '@admit/shared/events';
 import { createOrg, type OrgRole } from '@admit/shared/orgs';
 import type { z } from 'zod';
 import { member } from '../platform/auth/organization-schema';
+import { watch } from './live-watch';
 import type { TestApp } from './test-app';
 
 // Set-up steps shared by the server tests. They go through the real callables (so that a test's
@@ -94,4 +101,24 @@ export async function createPublishedEvent(
  */
 export async function addMember(t: TestApp, organizationId: string, userId: string, role: OrgRole) {
   await t.db.insert(member).values({ id: randomUUID(), organizationId, userId, role });
+}
+
+/**
+ * Changes some of a ticket type's settings through the callable its edit dialog uses, keeping the
+ * others as its organizers' live list shows them. `url` is the listening test server's.
+ */
+export async function changeTicketTypeAs(
+  t: TestApp,
+  url: string,
+  cookie: string,
+  type: { eventId: string; ticketTypeId: string },
+  changes: Partial<Omit<UpdateTicketTypeInput, 'ticketTypeId'>>,
+) {
+  const managed = await watch(url, managedTicketTypes.name, { eventId: type.eventId }, cookie);
+  const row = managed.rows().find((one) => one.id === type.ticketTypeId) as ManagedTicketTypeRow | undefined;
+  managed.close();
+  if (!row) throw new Error(`no ticket type ${type.ticketTypeId} in the event`);
+  const { name, price, capacity, maxPerOrder, maxPerBuyer, salesStartLocal, salesEndLocal, hidden } = row;
+  const current = { name, price, capacity, maxPerOrder, maxPerBuyer, salesStartLocal, salesEndLocal, hidden };
+  await expectResult(t, updateTicketType, { ticketTypeId: type.ticketTypeId, ...current, ...changes }, cookie);
 }

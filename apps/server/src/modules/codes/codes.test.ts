@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createCode, deleteCode, eventCodes, codeTicketTypes, updateCode, type CreateCodeInput } from '@admit/shared/codes';
-import { managedTicketTypes, updateTicketType } from '@admit/shared/event-changes';
 import { ticketAvailability } from '@admit/shared/events';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, addTicketTypeAs, createPublishedEvent } from '../../testing/fixtures';
+import { addMember, addTicketTypeAs, changeTicketTypeAs, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -30,27 +29,8 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 /** Hides a ticket type through the callable its editor uses, keeping everything else. */
-async function hide(eventId: string, ticketTypeId: string) {
-  const managed = await watch(url, managedTicketTypes.name, { eventId }, owner.cookie);
-  const type = managed.rows().find((row) => row.id === ticketTypeId);
-  managed.close();
-  const { status } = await t.call(
-    updateTicketType,
-    {
-      ticketTypeId,
-      name: type.name,
-      price: type.price,
-      capacity: type.capacity,
-      maxPerOrder: type.maxPerOrder,
-      maxPerBuyer: null,
-      salesStartLocal: null,
-      salesEndLocal: null,
-      hidden: true,
-    },
-    owner.cookie,
-  );
-  expect(status).toBe(200);
-}
+const hide = (eventId: string, ticketTypeId: string) =>
+  changeTicketTypeAs(t, url, owner.cookie, { eventId, ticketTypeId }, { hidden: true });
 
 /** A published event with a public type and a hidden one (Press), and a code for the hidden one. */
 async function eventWithCode(code: Partial<CreateCodeInput> = {}, options: { price?: number; capacity?: number } = {}) {
