@@ -138,13 +138,13 @@ describe('an access code', () => {
       .where(eq(order.id, held.body.result.orderId));
     const again = await orderWith(buyer.cookie, eventId, pressId, 2, 'PRESS-2030');
     expect(again.body.result.status).toBe('pending');
-    await expect.poll(() => list.rows()[0].used).toBe(2);
+    await expect.poll(() => list.rows()[0].used, { timeout: 10_000 }).toBe(2);
     await t.db
       .update(order)
       .set({ holdExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(order.id, again.body.result.orderId));
     await releaseExpiredHolds(t.db, eventId);
-    await expect.poll(() => list.rows()[0].used).toBe(0);
+    await expect.poll(() => list.rows()[0].used, { timeout: 10_000 }).toBe(0);
     list.close();
 
     const free = await eventWithCode({ maxUses: 2 });

@@ -95,7 +95,9 @@ describe('a discount code', () => {
       { ticketTypeName: 'Balcony', quantity: 1, unitPrice: 3000, discount: 0, code: null },
     ]);
     mine.close();
-    await expect.poll(async () => (await t.lastMessageTo(buyer.email).catch(() => null))?.text ?? '').toContain('code SPRING');
+    await expect
+      .poll(async () => (await t.lastMessageTo(buyer.email).catch(() => null))?.text ?? '', { timeout: 10_000 })
+      .toContain('code SPRING');
     const email = await t.lastMessageTo(buyer.email);
     expect(email.text).toMatch(/2 × Standing at €15\.00 each \(code SPRING: €5\.00 off each\)/);
     expect(email.text).toMatch(/Total\s+€60\.00/);
