@@ -15,6 +15,7 @@ import {
 } from './modules/analytics/analytics.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
 import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
+import { questionsCallables, questionsLiveQueries } from './modules/questions/questions.api';
 import { eventCoverSlot, eventsCallables, eventsLiveQueries, registerCalendarRoute } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
@@ -28,6 +29,7 @@ import {
   eventEndCallables,
   registerStripeWebhook,
   setTicketHolderCallable,
+  changeAnswersCallable,
 } from './modules/orders/orders.api';
 import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
@@ -68,11 +70,13 @@ export const callables = [
   ...refundsCallables,
   ...eventEndCallables,
   setTicketHolderCallable,
+  changeAnswersCallable,
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
   ...messagesCallables,
   ...codesCallables,
+  ...questionsCallables,
   setAccountLanguageCallable,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
@@ -87,6 +91,7 @@ export const liveQueries = [
   ...analyticsLiveQueries,
   ...messagesLiveQueries,
   ...codesLiveQueries,
+  ...questionsLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -31,6 +31,7 @@ import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
 import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
+import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -70,6 +71,8 @@ interface World {
   /** A hidden ticket type of the published event, and its access code MATRIX. */
   hiddenTicketTypeId: string;
   codeId: string;
+  /** A question of the draft event. */
+  questionId: string;
 }
 
 interface Row<Input = unknown> {
@@ -287,6 +290,21 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(deleteCode, { input: (w) => ({ eventId: w.publishedEventId, codeId: w.codeId }), expect: adminUp }),
+  callableRow(createQuestion, { input: (w) => ({ eventId: w.draftEventId, kind: 'text', label: 'Company' }), expect: adminUp }),
+  callableRow(updateQuestion, {
+    input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId, label: 'Diet', options: ['Vegan', 'Other'] }),
+    expect: adminUp,
+  }),
+  callableRow(moveQuestion, {
+    input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId, direction: 'down' }),
+    expect: adminUp,
+  }),
+  callableRow(deleteQuestion, { input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId }), expect: adminUp }),
+  callableRow(changeAnswers, {
+    input: (w) => ({ orderId: w.paidOrderId, ticketId: w.buyerTicketId, answers: {} }),
+    expect: ownOnly,
+    note: 'the buyer answers for their tickets',
+  }),
   callableRow(prepareImport, { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp }),
   callableRow(validateImport, {
     input: (w) => ({ eventId: w.publishedEventId, rows: [{ line: 2, name: 'Gina Guest', email: 'gina@example.test' }] }),
@@ -348,6 +366,11 @@ const liveQueryMatrix: Record<string, Row> = {
   },
   'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
   'codes.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'the codes are secrets' },
+  'questions.ofEvent': {
+    input: (w) => ({ eventId: w.draftEventId }),
+    expect: { ...staffUp, signedOut: 'not-found' },
+    note: 'a draft’s, to its organization; a published event’s, to everyone (its buyers answer them)',
+  },
   'codes.ticketTypes': {
     input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX' }),
     expect: everyone,
@@ -449,7 +472,14 @@ async function newWorld(): Promise<World> {
     owner,
   );
   if (coded.status !== 200) throw new Error(`set-up code failed: ${JSON.stringify(coded.body)}`);
+  const asked = await t.call(
+    createQuestion,
+    { eventId: draft.eventId, kind: 'choice', label: 'Diet', options: ['Vegan', 'Other'] },
+    owner,
+  );
+  if (asked.status !== 200) throw new Error(`set-up question failed: ${JSON.stringify(asked.body)}`);
   return {
+    questionId: asked.body.result.questionId,
     hiddenTicketTypeId,
     codeId: coded.body.result.codeId,
     organizationId,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { defineLiveQueryContract } from './live';
+import { ShownAnswer } from './questions';
 import { TicketStatus } from './tickets';
 
 const Id = z.string().min(1).max(64);
@@ -41,7 +42,15 @@ export type ScanInput = z.input<typeof ScanInput>;
 export const ScanOutput = z.object({
   checkInId: z.string(),
   result: ScanResult,
-  ticket: z.object({ id: z.string(), holderName: z.string(), ticketTypeName: z.string() }).nullable(),
+  ticket: z
+    .object({
+      id: z.string(),
+      holderName: z.string(),
+      ticketTypeName: z.string(),
+      /** The answers the organizer shows at the door ("Wheelchair: Yes"). */
+      doorAnswers: z.array(ShownAnswer).optional(),
+    })
+    .nullable(),
   /** For a duplicate: when and where the ticket was let in. */
   firstCheckIn: z.object({ at: z.string(), device: z.string() }).nullable(),
   /** For an unknown code that is a ticket of another event of the same organization: which one. */
@@ -89,6 +98,8 @@ export const AttendeeRow = z.object({
   status: TicketStatus,
   checkedInAt: z.string().nullable(),
   checkedInDevice: z.string().nullable(),
+  /** The answers the organizer shows at the door ("Wheelchair: Yes"), also offline. */
+  doorAnswers: z.array(ShownAnswer),
 });
 export type AttendeeRow = z.infer<typeof AttendeeRow>;
 export const attendees = defineLiveQueryContract('checkin.attendees', z.strictObject({ eventId: Id }), AttendeeRow);

@@ -5,6 +5,7 @@ import { eventChangeFailures } from './event-changes';
 import { eventFailures } from './events';
 import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
+import { questionFailures } from './questions';
 import { ticketFailures } from './tickets';
 
 /**
@@ -21,6 +22,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...ticketFailures,
   ...messageFailures,
   ...codeFailures,
+  ...questionFailures,
 ]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];

@@ -5,13 +5,21 @@ import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-cont
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 import { Picture } from './files';
+import { AnswersInput, ShownAnswer } from './questions';
 
 const Id = z.string().min(1).max(64);
 
 export const CreateOrderInput = z.strictObject({
   eventId: Id,
   lines: z
-    .array(z.strictObject({ ticketTypeId: Id, quantity: z.int().min(1).max(100) }))
+    .array(
+      z.strictObject({
+        ticketTypeId: Id,
+        quantity: z.int().min(1).max(100),
+        /** Each ticket's answers to the event's questions for its type, one per ticket (checked by the server against them). */
+        answers: z.array(AnswersInput).max(100).optional(),
+      }),
+    )
     .min(1)
     .max(20)
     .refine((lines) => new Set(lines.map((line) => line.ticketTypeId)).size === lines.length, {
@@ -118,6 +126,20 @@ export const MyOrderRow = z.object({
   holdExpiresAt: z.string().nullable(),
   paymentProvider: z.string().nullable(),
   lines: z.array(OrderLineRow.extend({ nameTranslations: NameTranslationsRow })),
+  /**
+   * Each ticket's answers to the event's questions: of the valid tickets once paid (`ticketId`
+   * set: they can be changed until the event starts), of the held places before.
+   */
+  attendees: z.array(
+    z.object({
+      ticketId: z.string().nullable(),
+      ticketTypeId: z.string(),
+      holderName: z.string().nullable(),
+      answers: z.array(ShownAnswer),
+    }),
+  ),
+  /** Until when answers can be changed: the event's start. */
+  answersUntil: z.string(),
   createdAt: z.string(),
 });
 export type MyOrderRow = z.infer<typeof MyOrderRow>;
@@ -155,6 +177,7 @@ export const OrderActivityKind = z.enum([
   'webhook',
   'email_sent',
   'holder_changed',
+  'answers_changed',
 ]);
 export type OrderActivityKind = z.infer<typeof OrderActivityKind>;
 
@@ -183,6 +206,8 @@ export const OrderDetailRow = z.object({
       holderName: z.string(),
       status: z.enum(['valid', 'void']),
       price: z.number(),
+      /** Its answers to the event's questions. */
+      answers: z.array(ShownAnswer),
     }),
   ),
   refunds: z.array(

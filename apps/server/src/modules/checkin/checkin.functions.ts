@@ -1,3 +1,4 @@
+import type { Answers } from '@admit/shared/questions';
 import { randomUUID } from 'node:crypto';
 import { scanTicket, scanTicketBatch, undoCheckIn, undoWindowMs, type ScanInput, type ScanOutput } from '@admit/shared/checkin';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
@@ -9,6 +10,7 @@ import { requireEventRole } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { admitTicket, withdrawAdmission } from '../tickets/tickets.api';
+import { doorAnswersOf } from './door-answers';
 import { checkIn } from './schema';
 import { checkInsTopic } from './topics';
 
@@ -20,15 +22,18 @@ interface FoundTicket {
   status: 'valid' | 'void';
   holderName: string;
   ticketTypeName: string;
+  answers: Answers;
 }
 
 /** The answer for a recorded scan (the first time, and for the same key again). */
 async function answerOf(db: Db, recorded: CheckIn, known?: FoundTicket): Promise<ScanOutput> {
   if (!recorded.ticketId) return { checkInId: recorded.id, result: recorded.result, ticket: null, firstCheckIn: null };
-  const named = (found: Pick<FoundTicket, 'id' | 'holderName' | 'ticketTypeName'>) => ({
+  const doorAnswers = await doorAnswersOf(db, recorded.eventId);
+  const named = (found: Pick<FoundTicket, 'id' | 'holderName' | 'ticketTypeName' | 'answers'>) => ({
     id: found.id,
     holderName: found.holderName,
     ticketTypeName: found.ticketTypeName,
+    doorAnswers: doorAnswers(found.answers),
   });
   // An admission or a void needs nothing more than the ticket; a duplicate names the first admission.
   if (known && recorded.result !== 'duplicate')
@@ -38,6 +43,7 @@ async function answerOf(db: Db, recorded: CheckIn, known?: FoundTicket): Promise
       id: ticket.id,
       holderName: ticket.holderName,
       ticketTypeName: ticketType.name,
+      answers: ticket.answers,
       checkedInAt: ticket.checkedInAt,
       checkedInDevice: ticket.checkedInDevice,
     })
@@ -79,6 +85,7 @@ async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
       status: ticket.status,
       holderName: ticket.holderName,
       ticketTypeName: ticketType.name,
+      answers: ticket.answers,
     })
     .from(ticket)
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))

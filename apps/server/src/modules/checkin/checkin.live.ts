@@ -5,6 +5,8 @@ import { eventTopic, requireEventRole } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { eventTicketsTopic } from '../tickets/tickets.api';
+import { eventQuestionsTopic } from '../questions/questions.api';
+import { doorAnswersOf } from './door-answers';
 import { checkIn } from './schema';
 import { checkInsTopic } from './topics';
 
@@ -40,13 +42,16 @@ async function attendeeRows(ctx: AuthedLiveContext, eventId: string, where?: SQL
       status: ticket.status,
       checkedInAt: ticket.checkedInAt,
       checkedInDevice: ticket.checkedInDevice,
+      answers: ticket.answers,
     })
     .from(ticket)
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
     .where(and(eq(ticket.eventId, eventId), where))
     .orderBy(asc(ticket.holderName), asc(ticket.id));
-  return rows.map((row) => ({
+  const doorAnswers = await doorAnswersOf(ctx.db, eventId);
+  return rows.map(({ answers, ...row }) => ({
     ...row,
+    doorAnswers: doorAnswers(answers),
     holderEmail: seesEmails ? row.holderEmail : null,
     checkedInAt: row.checkedInAt?.toISOString() ?? null,
   }));
@@ -60,7 +65,8 @@ async function attendeeRows(ctx: AuthedLiveContext, eventId: string, where?: SQL
 export const attendeesLive = defineLiveQuery(attendees, {
   auth: 'required',
   load: (params, ctx) => attendeeRows(ctx, params.eventId),
-  topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId)],
+  // A question marked for the door, or no longer: every ticket's answers shown change.
+  topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId), eventQuestionsTopic(params.eventId)],
   keyed: {
     topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId)],
     load(params, keys, ctx) {

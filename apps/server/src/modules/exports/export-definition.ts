@@ -19,7 +19,7 @@ export interface ExportContext {
 /** One kind of export: who may have it, its columns, how many rows, and its rows page by page. */
 export interface ExportDefinition {
   minimumRole: OrgRole;
-  header(context: ExportContext): string[];
+  header(context: ExportContext): string[] | Promise<string[]>;
   count(context: ExportContext): Promise<number>;
   rows(context: ExportContext): AsyncGenerator<Cell[]>;
 }

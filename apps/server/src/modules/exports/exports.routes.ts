@@ -17,6 +17,8 @@ import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { order, orderLine } from '../orders/schema';
 import { ticket } from '../tickets/schema';
+import { questionsOf } from '../questions/questions.api';
+import { answerColumns } from './answer-columns';
 import { codesExport } from './codes-export';
 import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
 import { pages, pageSize, type ExportContext, type ExportDefinition } from './export-definition';
@@ -33,8 +35,8 @@ export interface ExportRouteDeps {
 
 const attendees: ExportDefinition = {
   minimumRole: 'staff',
-  header: ({ role }) =>
-    role === 'staff'
+  header: async ({ db, event: found, role }) => [
+    ...(role === 'staff'
       ? ['ticket_id', 'ticket_type', 'holder_name', 'ticket_status', 'checked_in_at', 'checked_in_at_local', 'time_zone']
       : [
           'ticket_id',
@@ -57,12 +59,16 @@ const attendees: ExportDefinition = {
           'checked_in_at',
           'checked_in_at_local',
           'time_zone',
-        ],
+        ]),
+    // Then one column per question, its answers.
+    ...answerColumns(await questionsOf(db, found.id), role).header,
+  ],
   async count({ db, event: found }) {
     const [row] = await db.select({ n: count() }).from(ticket).where(eq(ticket.eventId, found.id));
     return row?.n ?? 0;
   },
   async *rows({ db, event: found, role, locale }) {
+    const answers = answerColumns(await questionsOf(db, found.id), role);
     const local = localTimeFormatter(found.timeZone);
     const money = moneyFormatter(locale, found.currency);
     const typeNames = new Map(
@@ -87,6 +93,7 @@ const attendees: ExportDefinition = {
           status: ticket.status,
           checkedInAt: ticket.checkedInAt,
           orderId: ticket.orderId,
+          answers: ticket.answers,
         })
         .from(ticket)
         .where(and(eq(ticket.eventId, found.id), after))
@@ -135,6 +142,7 @@ const attendees: ExportDefinition = {
             isoInstant(row.checkedInAt),
             local(row.checkedInAt),
             found.timeZone,
+            ...answers.cells(row.answers),
           ];
           continue;
         }
@@ -163,6 +171,7 @@ const attendees: ExportDefinition = {
           isoInstant(row.checkedInAt),
           local(row.checkedInAt),
           found.timeZone,
+          ...answers.cells(row.answers),
         ];
       }
       if (page.length < pageSize) return;
@@ -348,7 +357,7 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps
         cast: { string: neutralizeFormula },
       });
       async function* records() {
-        yield definition.header(context);
+        yield await definition.header(context);
         yield* definition.rows(context);
       }
       // pipeline, not pipe: a failed page ends the response (the download shows it broke), and a

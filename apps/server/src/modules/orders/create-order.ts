@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { personLabel } from '@admit/shared/people';
 import { discountOn } from '@admit/shared/codes';
+import { asksFor } from '@admit/shared/questions';
 import { CreateOrderInput } from '@admit/shared/orders';
 import type { z } from 'zod';
 import { and, eq, sql } from 'drizzle-orm';
@@ -11,6 +12,7 @@ import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
+import { checkOrderAnswers, questionsOf, recentQuestions } from '../questions/questions.api';
 import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
@@ -53,6 +55,8 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
   const code = input.code
     ? await requireCode(ctx.db, { eventId: found.id, code: input.code, clientAddress: ctx.clientAddress })
     : null;
+  // Each ticket's answers to the event's questions, as they are now; kept with the hold, then on the tickets.
+  const answers = checkOrderAnswers(await questionsOf(ctx.db, found.id), input.lines);
   const types = await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, input.eventId));
   const typeById = checkLines(input, types, code);
   const withCode = (ticketTypeId: string) => code !== null && codeAppliesTo(code, typeById.get(ticketTypeId)!);
@@ -107,7 +111,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         ...(code && codeQuantity > 0 ? { code: code.code } : {}),
       });
       await tx.insert(orderLine).values(
-        input.lines.map((line) => ({
+        input.lines.map((line, index) => ({
           id: randomUUID(),
           orderId,
           ticketTypeId: line.ticketTypeId,
@@ -115,6 +119,7 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           unitPrice: unitPriceOf(line.ticketTypeId),
           discount: discountFor(line.ticketTypeId),
           codeId: withCode(line.ticketTypeId) ? code!.id : null,
+          answers: answers[index],
         })),
       );
       // Paid orders get their tickets when the payment succeeds (settle-payment.ts).
@@ -122,7 +127,13 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         await issueTickets(tx, {
           orderId,
           event: found,
-          tickets: input.lines.map((line) => ({ ...line, holderName: personLabel(buyer), holderEmail: buyer.email })),
+          tickets: input.lines.map((line, index) => ({
+            ticketTypeId: line.ticketTypeId,
+            quantity: line.quantity,
+            holderName: personLabel(buyer),
+            holderEmail: buyer.email,
+            answers: answers[index],
+          })),
         });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
       if (!paid) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
@@ -167,7 +178,9 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
 async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
   const none = { orderId: null, quotaCounted: false, answer: null } as const;
   const [line] = input.lines;
-  if (!line || input.lines.length > 1 || input.code) return none;
+  if (!line || input.lines.length > 1 || input.code || line.answers) return none;
+  // Tickets asked questions take the general path, which checks their answers.
+  if ((await recentQuestions(ctx.db, input.eventId)).some((question) => asksFor(question, line.ticketTypeId))) return none;
   const sale = await recentSaleInfo(ctx.db, input.eventId);
   const type = sale?.ticketTypes.get(line.ticketTypeId);
   const now = new Date();

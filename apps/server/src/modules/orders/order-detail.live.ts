@@ -1,10 +1,12 @@
 import { orderDetail } from '@admit/shared/orders';
+import { shownAnswers } from '@admit/shared/questions';
 import { asc, eq } from 'drizzle-orm';
 import { user } from '../../platform/auth/schema';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { requireEventRole } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
+import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
 import { linesWithNames } from './order-lines';
 import { order, orderActivity, refund } from './schema';
 import { orderTopic } from './topics';
@@ -32,11 +34,13 @@ export const orderDetailLive = defineLiveQuery(orderDetail, {
         ticketTypeName: ticketType.name,
         holderName: ticket.holderName,
         status: ticket.status,
+        answers: ticket.answers,
       })
       .from(ticket)
       .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
       .where(eq(ticket.orderId, row.id))
       .orderBy(asc(ticketType.position), asc(ticketType.name), asc(ticket.createdAt), asc(ticket.id));
+    const questions = await questionsOf(ctx.db, row.eventId);
     const refunds = await ctx.db
       .select()
       .from(refund)
@@ -72,7 +76,11 @@ export const orderDetailLive = defineLiveQuery(orderDetail, {
         paymentRef: row.paymentRef,
         createdAt: row.createdAt.toISOString(),
         lines,
-        tickets: tickets.map((one) => ({ ...one, price: priceOf.get(one.ticketTypeId) ?? 0 })),
+        tickets: tickets.map((one) => ({
+          ...one,
+          price: priceOf.get(one.ticketTypeId) ?? 0,
+          answers: shownAnswers(questions, one.answers),
+        })),
         refunds: refunds.map((one) => ({
           id: one.id,
           amount: one.amount,
@@ -85,7 +93,7 @@ export const orderDetailLive = defineLiveQuery(orderDetail, {
       },
     ];
   },
-  topics: (params) => [orderTopic(params.orderId)],
+  topics: (params, rows) => [orderTopic(params.orderId), ...rows.map((row) => eventQuestionsTopic(row.eventId))],
 });
 
 export const orderDetailLiveQueries = [orderDetailLive];

@@ -1,3 +1,4 @@
+import type { Answers } from '@admit/shared/questions';
 import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import type { PlaceLine } from '../events/events.api';
@@ -22,4 +23,13 @@ export async function codeUsesOf(tx: Tx | Db, orderId: string): Promise<{ codeId
     .where(and(eq(orderLine.orderId, orderId), isNotNull(orderLine.codeId)))
     .groupBy(orderLine.codeId);
   return rows.map((row) => ({ codeId: row.codeId!, quantity: Number(row.quantity) }));
+}
+
+/** The answers given for each held place of an order, by ticket type: what its tickets carry once paid. */
+export async function answersOf(tx: Tx | Db, orderId: string): Promise<Map<string, Answers[]>> {
+  const rows = await tx
+    .select({ ticketTypeId: orderLine.ticketTypeId, answers: orderLine.answers })
+    .from(orderLine)
+    .where(eq(orderLine.orderId, orderId));
+  return new Map(rows.map((row) => [row.ticketTypeId, row.answers]));
 }

@@ -1,7 +1,7 @@
 // The orders module's surface: what other modules and app.ts may call. Everything else in this
 // folder is its own.
 export { eventEndCallables } from './cancel-event';
-export { setTicketHolderCallable } from './ticket-holders';
+export { changeAnswersCallable, setTicketHolderCallable } from './ticket-holders';
 export { consumeQuotas, quotaKey, type Quota } from './call-quota';
 export { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 export { createGuestOrders, type Guest } from './guest-orders';

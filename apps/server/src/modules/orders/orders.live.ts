@@ -5,6 +5,8 @@ import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.api';
 import { event } from '../events/schema';
+import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
+import { attendeesOf } from './order-answers';
 import { linesWithNames } from './order-lines';
 import { order } from './schema';
 import { eventOrdersTopic, orderTopic } from './topics';
@@ -49,6 +51,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         eventTranslations: titlesAndVenues,
         eventSlug: event.slug,
         coverFile: event.coverFile,
+        startsAt: event.startsAt,
         status: order.status,
         total: order.total,
         refundedAmount: order.refundedAmount,
@@ -62,20 +65,26 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       .where(and(eq(order.id, params.orderId), eq(order.buyerId, ctx.user.id)));
     if (!found) throw new CallableError('not-found', 'No such order');
     const lines = await linesWithNames(ctx.db, found.id);
-    const { coverFile, ...shown } = found;
+    const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId));
+    const { coverFile, startsAt, ...shown } = found;
     const covers = await picturesOf(ctx.db, [coverFile]);
     return [
       {
         ...shown,
         eventCover: (coverFile && covers.get(coverFile)) || null,
         lines,
+        attendees,
+        answersUntil: startsAt.toISOString(),
         holdExpiresAt: found.holdExpiresAt?.toISOString() ?? null,
         createdAt: found.createdAt.toISOString(),
       },
     ];
   },
-  // The order, and its event (a new cover or title shows at once).
-  topics: (params, rows) => [orderTopic(params.orderId), ...rows.map((row) => eventTopic(row.eventId))],
+  // The order, and its event (a new cover or title shows at once) and questions (a label changed).
+  topics: (params, rows) => [
+    orderTopic(params.orderId),
+    ...rows.flatMap((row) => [eventTopic(row.eventId), eventQuestionsTopic(row.eventId)]),
+  ],
 });
 
 export const ordersLiveQueries = [eventOrdersLive, myOrderLive];

@@ -1,3 +1,4 @@
+import type { Answers } from '@admit/shared/questions';
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
@@ -57,6 +58,11 @@ export const orderLine = pgTable(
     discount: integer('discount').notNull().default(0),
     /** The code this line's places were taken with: they are its uses while held or sold. */
     codeId: text('code_id').references(() => eventCode.id),
+    /** Each ticket's answers to the event's questions while the places are held: the tickets take them when issued. */
+    answers: jsonb('answers')
+      .$type<Answers[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
   },
   (table) => [
     index('order_line_order_idx').on(table.orderId),
@@ -122,6 +128,7 @@ export const orderActivity = pgTable(
         'webhook',
         'email_sent',
         'holder_changed',
+        'answers_changed',
       ],
     }).notNull(),
     /** Small facts for the timeline (amount, provider status, event type, reason). */

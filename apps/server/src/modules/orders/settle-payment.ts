@@ -11,7 +11,7 @@ import { event, ticketType } from '../events/schema';
 import { issueTickets } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
 import { sendConfirmationJob, sendLatePaymentRefundNoticeJob } from './order-emails';
-import { codeUsesOf, placesOf, type Order } from './order-places';
+import { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
 import { requireWithinBuyerLimits } from './order-quotas';
 import { sendRefundJob } from './refund-order';
 import { order, refund } from './schema';
@@ -127,10 +127,17 @@ export async function settlePayment(
       .select({ id: event.id, checkinKey: event.checkinKey })
       .from(event)
       .where(eq(event.id, found.eventId));
+    // Each ticket takes the answers given for its place when the order was made.
+    const answers = await answersOf(tx, found.id);
     await issueTickets(tx, {
       orderId: found.id,
       event: signing!,
-      tickets: lines.map((line) => ({ ...line, holderName: found.buyerName, holderEmail: found.email })),
+      tickets: lines.map((line) => ({
+        ...line,
+        holderName: found.buyerName,
+        holderEmail: found.email,
+        answers: answers.get(line.ticketTypeId),
+      })),
     });
     await recordActivity(tx, found.id, 'paid', {
       amount: payment.amount,

@@ -1,8 +1,10 @@
+import { changeAnswers } from '@admit/shared/questions';
 import { setTicketHolder } from '@admit/shared/tickets';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
+import { checkTicketAnswers, questionsOf } from '../questions/questions.api';
 import { ticket } from '../tickets/schema';
 import { recordActivity } from './order-activity';
 import { order } from './schema';
@@ -38,5 +40,37 @@ export const setTicketHolderCallable = defineCallable(setTicketHolder, {
     });
     if (changed) ctx.publish(...orderTopics(changed.order, changed.event.organizationId));
     return { holderName: input.name };
+  },
+});
+
+/**
+ * The buyer changes a ticket's answers to the event's questions, until the event starts (as its
+ * holder): checked as at checkout against the questions as they are now. Only the order's buyer may.
+ */
+export const changeAnswersCallable = defineCallable(changeAnswers, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const changed = await ctx.db.transaction(async (tx) => {
+      const [found] = await tx
+        .select({
+          ticket,
+          order,
+          event: { status: event.status, startsAt: event.startsAt, organizationId: event.organizationId },
+        })
+        .from(ticket)
+        .innerJoin(order, eq(order.id, ticket.orderId))
+        .innerJoin(event, eq(event.id, ticket.eventId))
+        .where(and(eq(ticket.id, input.ticketId), eq(ticket.orderId, input.orderId)))
+        .for('update', { of: ticket });
+      if (!found || found.order.buyerId !== ctx.user.id) throw new CallableError('not-found', 'No such ticket');
+      const open = found.ticket.status === 'valid' && found.event.status !== 'cancelled' && found.event.startsAt > new Date();
+      if (!open) throw new CallableError('failed-precondition', 'Answers cannot change any more', { reason: 'answers-closed' });
+      const answers = checkTicketAnswers(await questionsOf(tx, found.ticket.eventId), found.ticket.ticketTypeId, input.answers);
+      await tx.update(ticket).set({ answers }).where(eq(ticket.id, found.ticket.id));
+      await recordActivity(tx, found.order.id, 'answers_changed', { ticket: found.ticket.id.slice(0, 8) }, ctx.user.id);
+      return found;
+    });
+    ctx.publish(...orderTopics(changed.order, changed.event.organizationId));
+    return {};
   },
 });

@@ -1,3 +1,4 @@
+import type { Answers } from '@admit/shared/questions';
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
@@ -15,6 +16,8 @@ export interface TicketsToIssue {
   quantity: number;
   holderName: string;
   holderEmail: string;
+  /** Each ticket's answers to the event's questions, in order (none: nothing was asked). */
+  answers?: readonly Answers[];
 }
 
 /** Issues the tickets of a completed order, each with a new code signed with the event's check-in key. */
@@ -38,7 +41,7 @@ export async function issueTicketsForOrders(
 ): Promise<void> {
   const rows = input.orders.flatMap(({ orderId, tickets }) =>
     tickets.flatMap((line) =>
-      Array.from({ length: line.quantity }, () => ({
+      Array.from({ length: line.quantity }, (_, index) => ({
         id: randomUUID(),
         orderId,
         ticketTypeId: line.ticketTypeId,
@@ -46,6 +49,7 @@ export async function issueTicketsForOrders(
         code: newTicketCode(input.event.checkinKey),
         holderName: line.holderName,
         holderEmail: line.holderEmail,
+        answers: line.answers?.[index] ?? {},
       })),
     ),
   );

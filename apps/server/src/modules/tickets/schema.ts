@@ -1,5 +1,6 @@
+import type { Answers } from '@admit/shared/questions';
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { event, ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 
@@ -25,6 +26,11 @@ export const ticket = pgTable(
       .default('valid'),
     checkedInAt: timestamp('checked_in_at', { withTimezone: true }),
     checkedInDevice: text('checked_in_device'),
+    /** Its attendee's answers to the event's questions, by question id (decision 0048). */
+    answers: jsonb('answers')
+      .$type<Answers>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [

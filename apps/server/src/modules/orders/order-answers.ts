@@ -1,0 +1,39 @@
+import { shownAnswers, type QuestionRow } from '@admit/shared/questions';
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../../platform/db/database';
+import { ticket } from '../tickets/schema';
+import { orderLine } from './schema';
+
+/**
+ * Each ticket's answers to the event's questions, as the buyer sees them: of the order's valid
+ * tickets once they exist (each can be changed), of its held places while it waits for its payment.
+ */
+export async function attendeesOf(db: Db, found: { id: string; status: string }, questions: readonly QuestionRow[]) {
+  if (questions.length === 0) return [];
+  if (found.status === 'pending') {
+    const lines = await db
+      .select({ ticketTypeId: orderLine.ticketTypeId, answers: orderLine.answers })
+      .from(orderLine)
+      .where(eq(orderLine.orderId, found.id))
+      .orderBy(asc(orderLine.ticketTypeId));
+    return lines.flatMap((line) =>
+      line.answers.map((answers) => ({
+        ticketId: null,
+        ticketTypeId: line.ticketTypeId,
+        holderName: null,
+        answers: shownAnswers(questions, answers),
+      })),
+    );
+  }
+  const tickets = await db
+    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName, answers: ticket.answers })
+    .from(ticket)
+    .where(and(eq(ticket.orderId, found.id), eq(ticket.status, 'valid')))
+    .orderBy(asc(ticket.createdAt), asc(ticket.id));
+  return tickets.map((one) => ({
+    ticketId: one.id,
+    ticketTypeId: one.ticketTypeId,
+    holderName: one.holderName,
+    answers: shownAnswers(questions, one.answers),
+  }));
+}

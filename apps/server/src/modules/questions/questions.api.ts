@@ -1,0 +1,5 @@
+// The questions module's surface: what app.ts composes and other modules may call.
+export { checkOrderAnswers, checkTicketAnswers, questionsOf, recentQuestions } from './question-list';
+export { questionsCallables } from './questions.functions';
+export { questionsLiveQueries } from './questions.live';
+export { eventQuestionsTopic } from './topics';

@@ -1,0 +1,178 @@
+import {
+  choiceKinds,
+  createQuestion,
+  deleteQuestion,
+  moveQuestion,
+  questionLimits,
+  updateQuestion,
+  type QuestionCondition,
+  type QuestionRow,
+} from '@admit/shared/questions';
+import { and, eq } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { recordAudit } from '../../platform/audit/audit-log';
+import type { Tx } from '../../platform/db/database';
+import { defineCallable } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { requireEventRole, type EventRecord } from '../events/events.api';
+import { ticketType } from '../events/schema';
+import { questionsOf } from './question-list';
+import { eventQuestion } from './schema';
+import { eventQuestionsTopic } from './topics';
+
+const badCondition = () =>
+  new CallableError('failed-precondition', 'A question depends on an earlier choice question, and on its options', {
+    reason: 'bad-condition',
+  });
+
+/**
+ * The event's questions, locked: one admin's change is made on the list as it is, not as another's
+ * change left it a moment ago (positions, conditions).
+ */
+async function lockedQuestions(tx: Tx, eventId: string): Promise<QuestionRow[]> {
+  await tx.select({ id: eventQuestion.id }).from(eventQuestion).where(eq(eventQuestion.eventId, eventId)).for('update');
+  return questionsOf(tx, eventId);
+}
+
+/** A condition reads a choice question that comes before, and only options that question has. */
+function requireConditionOn(condition: QuestionCondition | null, before: readonly QuestionRow[]) {
+  if (!condition) return;
+  const source = before.find((question) => question.id === condition.questionId);
+  if (!source || !choiceKinds.includes(source.kind) || !condition.values.every((value) => source.options.includes(value)))
+    throw badCondition();
+}
+
+/** Ticket types named must be the event's. */
+async function requireEventTypes(tx: Tx, eventId: string, ticketTypeIds: readonly string[]) {
+  const types = await tx.select({ id: ticketType.id }).from(ticketType).where(eq(ticketType.eventId, eventId));
+  const known = new Set(types.map((type) => type.id));
+  const fields = ticketTypeIds
+    .map((id, index) => ({ id, index }))
+    .filter(({ id }) => !known.has(id))
+    .map(({ index }) => ({ path: `ticketTypeIds.${index}`, message: 'No such ticket type for this event', code: 'not_found' }));
+  if (fields.length > 0) throw new CallableError('invalid-argument', 'The question is not valid', { fields });
+}
+
+/** The list is written back in its new order, positions 0, 1, 2… */
+async function writeOrder(tx: Tx, questions: readonly QuestionRow[]) {
+  for (const [position, question] of questions.entries())
+    if (question.position !== position) await tx.update(eventQuestion).set({ position }).where(eq(eventQuestion.id, question.id));
+}
+
+async function audit(
+  tx: Tx,
+  found: EventRecord,
+  actor: Parameters<typeof recordAudit>[1]['actor'],
+  action: string,
+  label: string,
+) {
+  await recordAudit(tx, { organizationId: found.organizationId, eventId: found.id, actor, action, target: label });
+}
+
+export const createQuestionCallable = defineCallable(createQuestion, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    const questionId = randomUUID();
+    await ctx.db.transaction(async (tx) => {
+      const questions = await lockedQuestions(tx, found.id);
+      if (questions.length >= questionLimits.perEvent)
+        throw new CallableError('failed-precondition', 'The event has as many questions as it may', {
+          reason: 'too-many-questions',
+          limit: questionLimits.perEvent,
+        });
+      await requireEventTypes(tx, found.id, input.ticketTypeIds);
+      // A new question comes last: every question is before it.
+      requireConditionOn(input.showIf, questions);
+      const { eventId: _eventId, ...fields } = input;
+      await tx.insert(eventQuestion).values({ id: questionId, eventId: found.id, position: questions.length, ...fields });
+      await audit(tx, found, ctx.user, 'question.add', input.label);
+    });
+    ctx.publish(eventQuestionsTopic(found.id));
+    return { questionId };
+  },
+});
+
+export const updateQuestionCallable = defineCallable(updateQuestion, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await ctx.db.transaction(async (tx) => {
+      const questions = await lockedQuestions(tx, found.id);
+      const index = questions.findIndex((question) => question.id === input.questionId);
+      if (index < 0) throw new CallableError('not-found', 'No such question');
+      const before = questions[index]!;
+      if (choiceKinds.includes(before.kind) ? input.options.length < 2 : input.options.length > 0)
+        throw new CallableError('invalid-argument', 'The question is not valid', {
+          fields: [{ path: 'options', message: 'A choice question has two options or more', code: 'custom' }],
+        });
+      await requireEventTypes(tx, found.id, input.ticketTypeIds);
+      requireConditionOn(input.showIf, questions.slice(0, index));
+      // A later question that reads an option this one no longer has would never be shown.
+      const dependent = questions.find(
+        (question) =>
+          question.showIf?.questionId === before.id && !question.showIf.values.every((value) => input.options.includes(value)),
+      );
+      if (dependent)
+        throw new CallableError('failed-precondition', 'A later question depends on an option removed', {
+          reason: 'question-in-use',
+          by: dependent.label,
+        });
+      const { eventId: _eventId, questionId: _questionId, ...fields } = input;
+      await tx.update(eventQuestion).set(fields).where(eq(eventQuestion.id, before.id));
+      await audit(tx, found, ctx.user, 'question.update', input.label);
+    });
+    ctx.publish(eventQuestionsTopic(found.id));
+    return {};
+  },
+});
+
+export const deleteQuestionCallable = defineCallable(deleteQuestion, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await ctx.db.transaction(async (tx) => {
+      const questions = await lockedQuestions(tx, found.id);
+      const question = questions.find((one) => one.id === input.questionId);
+      if (!question) throw new CallableError('not-found', 'No such question');
+      const dependent = questions.find((one) => one.showIf?.questionId === question.id);
+      if (dependent)
+        throw new CallableError('failed-precondition', 'A later question depends on this one', {
+          reason: 'question-in-use',
+          by: dependent.label,
+        });
+      await tx.delete(eventQuestion).where(and(eq(eventQuestion.id, question.id), eq(eventQuestion.eventId, found.id)));
+      await writeOrder(
+        tx,
+        questions.filter((one) => one.id !== question.id),
+      );
+      await audit(tx, found, ctx.user, 'question.remove', question.label);
+    });
+    ctx.publish(eventQuestionsTopic(found.id));
+    return {};
+  },
+});
+
+export const moveQuestionCallable = defineCallable(moveQuestion, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    await ctx.db.transaction(async (tx) => {
+      const questions = await lockedQuestions(tx, found.id);
+      const index = questions.findIndex((question) => question.id === input.questionId);
+      if (index < 0) throw new CallableError('not-found', 'No such question');
+      const other = input.direction === 'up' ? index - 1 : index + 1;
+      // At the top or the bottom already: nothing moves.
+      if (other < 0 || other >= questions.length) return;
+      const moved = [...questions];
+      [moved[index], moved[other]] = [moved[other]!, moved[index]!];
+      moved.forEach((question, position) => requireConditionOn(question.showIf, moved.slice(0, position)));
+      await writeOrder(tx, moved);
+      await audit(tx, found, ctx.user, 'question.move', questions[index]!.label);
+    });
+    ctx.publish(eventQuestionsTopic(found.id));
+    return {};
+  },
+});
+
+export const questionsCallables = [createQuestionCallable, updateQuestionCallable, deleteQuestionCallable, moveQuestionCallable];
