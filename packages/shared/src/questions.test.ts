@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { attendeeAnswers, shownQuestions, type QuestionRow } from './questions';
+import { attendeeAnswers } from './question-answers';
+import { shownQuestions, type QuestionRow } from './questions';
 
 const question = (row: Partial<QuestionRow> & Pick<QuestionRow, 'id' | 'kind'>): QuestionRow => ({
   position: 0,

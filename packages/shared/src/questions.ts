@@ -1,4 +1,3 @@
-import { getCountries, parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { Id } from './ids';
@@ -28,11 +27,9 @@ export const choiceKinds: readonly QuestionKind[] = ['choice', 'choices'];
 
 export const questionLimits = { perEvent: 50, options: 50, ticketTypes: 100, text: 200, longText: 2_000 } as const;
 
-/** No control characters but line breaks, which only long answers keep. */
+/** No control characters (a long answer keeps its line breaks: question-answers.ts). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
-const oneLine = /^[^\u0000-\u001f\u007f]*$/;
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-const someLines = /^[^\u0000-\u0009\u000b-\u001f\u007f]*$/;
+export const oneLine = /^[^\u0000-\u001f\u007f]*$/;
 
 const OptionText = z.string().trim().min(1).max(100).regex(oneLine, 'No control characters');
 
@@ -129,48 +126,6 @@ export const AnswersInput = z
   )
   .refine((answers) => Object.keys(answers).length <= questionLimits.perEvent, 'Too many answers');
 
-const countries = new Set<string>(getCountries());
-/** ISO 3166 country codes ("DE"), as the country question stores them. */
-export const countryCodes: readonly string[] = [...countries].sort();
-
-/** The answer a question takes, once the empty ones are left out. */
-function answerSchema(question: QuestionRow): z.ZodType<AnswerValue> {
-  switch (question.kind) {
-    case 'text':
-      return z.string().trim().min(1).max(questionLimits.text).regex(oneLine, 'No control characters');
-    case 'longText':
-      return z.string().trim().min(1).max(questionLimits.longText).regex(someLines, 'No control characters');
-    case 'choice':
-      return z.enum(question.options as [string, ...string[]]);
-    case 'choices':
-      return z
-        .array(z.enum(question.options as [string, ...string[]]))
-        .min(1)
-        .transform((chosen) => question.options.filter((option) => chosen.includes(option)));
-    case 'checkbox':
-      return z.literal(true);
-    case 'number':
-      return z.number().min(-1_000_000_000).max(1_000_000_000);
-    case 'date':
-      return z.iso.date();
-    case 'email':
-      return z.email().max(254);
-    case 'phone':
-      return z
-        .string()
-        .trim()
-        .max(40)
-        .refine((phone) => parsePhoneNumberFromString(phone)?.isValid() === true, 'Not a phone number')
-        .transform((phone) => parsePhoneNumberFromString(phone)!.number);
-    case 'country':
-      return z.string().refine((code) => countries.has(code), 'Not a country');
-  }
-}
-
-/** Nothing typed, nothing chosen, a box left unchecked: no answer. */
-const isEmpty = (value: unknown) =>
-  value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
-
 /** Whether a question is asked for tickets of a type. */
 export const asksFor = (question: Pick<QuestionRow, 'ticketTypeIds'>, ticketTypeId: string) =>
   question.ticketTypeIds.length === 0 || question.ticketTypeIds.includes(ticketTypeId);
@@ -197,42 +152,6 @@ export function shownQuestions<Q extends QuestionRow>(
     shown.set(question.id, question);
   }
   return [...shown.values()];
-}
-
-/** The English messages of the checks below, which the browser shows in the buyer's language. */
-export const answerMessages = { required: 'Answer this question', mustCheck: 'Check this box to go on' } as const;
-
-/**
- * The schema of one ticket's answers, from the event's questions and the ticket's type: each shown
- * question's answer of its kind, the required ones given. What it gives back keeps the answers of
- * the questions shown only, without the empty ones. The browser checks a form with it before
- * sending; the server checks what it is sent with it again.
- */
-export function attendeeAnswers(questions: readonly QuestionRow[], ticketTypeId: string) {
-  const asked = questions.filter((question) => asksFor(question, ticketTypeId));
-  const shape = Object.fromEntries(
-    asked.map((question) => [
-      question.id,
-      z.preprocess((value) => (isEmpty(value) ? undefined : value), answerSchema(question).optional()),
-    ]),
-  );
-  return z
-    .object(shape)
-    .superRefine((answers, ctx) => {
-      for (const question of shownQuestions(asked, ticketTypeId, answers))
-        if (question.required && answers[question.id] === undefined)
-          ctx.addIssue({
-            code: 'custom',
-            path: [question.id],
-            message: question.kind === 'checkbox' ? answerMessages.mustCheck : answerMessages.required,
-          });
-    })
-    .transform((answers): Answers => {
-      const shown = new Set(shownQuestions(asked, ticketTypeId, answers).map((question) => question.id));
-      return Object.fromEntries(
-        Object.entries(answers).filter((entry): entry is [string, AnswerValue] => shown.has(entry[0]) && entry[1] !== undefined),
-      );
-    });
 }
 
 /** Whether tickets of a type are asked anything: then each of them needs its answers. */

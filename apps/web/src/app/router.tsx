@@ -37,6 +37,7 @@ const EventExports = lazyScreen(() => import('../features/exports/event-exports'
 const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
 const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
 const EventCodesPage = lazyScreen(() => import('../features/codes/event-codes-page'), 'EventCodesPage');
+const EventQuestionsPage = lazyScreen(() => import('../features/questions/event-questions-page'), 'EventQuestionsPage');
 const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
 const OrderMessages = lazyScreen(() => import('../features/messages/order-messages'), 'OrderMessages');
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
@@ -312,6 +313,19 @@ const eventCodesRoute = createRoute({
   },
 });
 
+const eventQuestionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/questions',
+  component: function EventQuestionsRoute() {
+    const { eventId } = eventQuestionsRoute.useParams();
+    return (
+      <RequireSession>
+        <EventQuestionsPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
 const eventMessagesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/manage/events/$eventId/messages',
@@ -370,6 +384,7 @@ const routeTree = rootRoute.addChildren([
   orderDetailRoute,
   eventAnalyticsRoute,
   eventCodesRoute,
+  eventQuestionsRoute,
   eventMessagesRoute,
   orgAnalyticsRoute,
   accessibilityRoute,

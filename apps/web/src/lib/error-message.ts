@@ -189,6 +189,22 @@ const failureMessages = untyped(
       defaultMessage:
         'A code without a discount unlocks hidden ticket types only. Hide the ticket type first, or give the code a discount.',
     },
+    'question-in-use': {
+      id: 'error.reason.questionInUse',
+      defaultMessage: '“{by}” is shown depending on this question’s answers. Change or delete that question first.',
+    },
+    'bad-condition': {
+      id: 'error.reason.badCondition',
+      defaultMessage: 'A question can only depend on an earlier choice question, and on options it has.',
+    },
+    'too-many-questions': {
+      id: 'error.reason.tooManyQuestions',
+      defaultMessage: 'An event can have at most {limit, number} questions.',
+    },
+    'answers-closed': {
+      id: 'error.reason.answersClosed',
+      defaultMessage: 'Answers can no longer be changed: the event has started.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

@@ -21,6 +21,11 @@ const messages = untyped(
     endBeforeStart: { id: 'form.endBeforeStart', defaultMessage: 'The event must end after it starts.' },
     timeZone: { id: 'form.timeZone', defaultMessage: 'Choose a time zone from the list.' },
     invalid: { id: 'form.invalid', defaultMessage: 'Check this value.' },
+    answerRequired: { id: 'form.answerRequired', defaultMessage: 'Answer this question.' },
+    mustCheck: { id: 'form.mustCheck', defaultMessage: 'Check this box to go on.' },
+    phone: { id: 'form.phone', defaultMessage: 'Enter the number with its country code, e.g. +44 20 7946 0958.' },
+    country: { id: 'form.country', defaultMessage: 'Choose a country from the list.' },
+    twoOptions: { id: 'form.twoOptions', defaultMessage: 'Give at least two options.' },
   }),
 );
 
@@ -31,6 +36,11 @@ export const requiredMessage = (intl: IntlShape): string => intl.formatMessage(m
 const customMessages: Record<string, keyof typeof messages> = {
   'The event must end after it starts': 'endBeforeStart',
   'Not an IANA time zone': 'timeZone',
+  'Answer this question': 'answerRequired',
+  'Check this box to go on': 'mustCheck',
+  'Not a phone number': 'phone',
+  'Not a country': 'country',
+  'A choice question has two options or more': 'twoOptions',
 };
 
 type Issue = z.core.$ZodIssue;

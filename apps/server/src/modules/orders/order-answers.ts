@@ -1,6 +1,7 @@
 import { shownAnswers, type QuestionRow } from '@admit/shared/questions';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
+import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { orderLine } from './schema';
 
@@ -14,8 +15,9 @@ export async function attendeesOf(db: Db, found: { id: string; status: string },
     const lines = await db
       .select({ ticketTypeId: orderLine.ticketTypeId, answers: orderLine.answers })
       .from(orderLine)
+      .innerJoin(ticketType, eq(ticketType.id, orderLine.ticketTypeId))
       .where(eq(orderLine.orderId, found.id))
-      .orderBy(asc(orderLine.ticketTypeId));
+      .orderBy(asc(ticketType.position), asc(ticketType.id));
     return lines.flatMap((line) =>
       line.answers.map((answers) => ({
         ticketId: null,
@@ -28,8 +30,9 @@ export async function attendeesOf(db: Db, found: { id: string; status: string },
   const tickets = await db
     .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName, answers: ticket.answers })
     .from(ticket)
+    .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
     .where(and(eq(ticket.orderId, found.id), eq(ticket.status, 'valid')))
-    .orderBy(asc(ticket.createdAt), asc(ticket.id));
+    .orderBy(asc(ticketType.position), asc(ticketType.id), asc(ticket.createdAt), asc(ticket.id));
   return tickets.map((one) => ({
     ticketId: one.id,
     ticketTypeId: one.ticketTypeId,

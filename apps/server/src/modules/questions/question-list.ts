@@ -1,4 +1,5 @@
-import { attendeeAnswers, hasQuestionsFor, type Answers, type QuestionRow } from '@admit/shared/questions';
+import { attendeeAnswers } from '@admit/shared/question-answers';
+import { hasQuestionsFor, type Answers, type QuestionRow } from '@admit/shared/questions';
 import { asc, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';

@@ -11,6 +11,7 @@ const attendee = (id: number, change: Partial<AttendeeRow> = {}): AttendeeRow =>
   status: 'valid',
   checkedInAt: null,
   checkedInDevice: null,
+  doorAnswers: [],
   ...change,
 });
 

@@ -21,7 +21,12 @@ export async function decide(input: {
       entry.code === code && !entry.undone && ['accepted', 'provisional'].includes(entry.server?.result ?? entry.local.result),
   );
   if (attendee) {
-    const named = { holderName: attendee.holderName, ticketTypeName: attendee.ticketTypeName };
+    // A list saved before answers were shown at the door has none.
+    const named = {
+      holderName: attendee.holderName,
+      ticketTypeName: attendee.ticketTypeName,
+      doorAnswers: attendee.doorAnswers as AttendeeRow['doorAnswers'] | undefined,
+    };
     if (attendee.status === 'void') return { result: 'void', ...named };
     if (attendee.checkedInAt)
       return { result: 'duplicate', ...named, first: { at: attendee.checkedInAt, device: attendee.checkedInDevice ?? '' } };

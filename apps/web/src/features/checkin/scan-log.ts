@@ -1,4 +1,5 @@
 import type { ScanOutput, ScanResult } from '@admit/shared/checkin';
+import type { ShownAnswer } from '@admit/shared/questions';
 import { useSyncExternalStore } from 'react';
 
 /**
@@ -22,6 +23,8 @@ export interface LocalVerdict {
   result: ScanResult | 'provisional';
   holderName?: string;
   ticketTypeName?: string;
+  /** The ticket's answers the organizer shows at the door ("Wheelchair access: Yes"). */
+  doorAnswers?: ShownAnswer[];
   /** For a duplicate: when and where the ticket was let in, as far as this device knows. */
   first?: { at: string; device: string };
   /** For an unknown code: the other event of this organization it is a ticket of (the server knows). */
@@ -99,6 +102,7 @@ export function verdictOf(entry: ScanEntry): LocalVerdict {
     result,
     holderName: ticket?.holderName ?? entry.local.holderName,
     ticketTypeName: ticket?.ticketTypeName ?? entry.local.ticketTypeName,
+    doorAnswers: ticket?.doorAnswers ?? entry.local.doorAnswers,
     first: firstCheckIn ?? undefined,
     otherEvent: otherEvent ?? undefined,
   };

@@ -2,6 +2,7 @@ import { undoWindowMs } from '@admit/shared/checkin';
 import { IconAlertTriangle, IconArrowBackUp, IconCircleCheck, IconCircleX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { answerWords } from '../../lib/answers';
 import { verdictOf, type ScanEntry } from './scan-log';
 import classes from './scan-verdict.module.css';
 
@@ -48,7 +49,12 @@ export function verdictSentence(intl: IntlShape, entry: ScanEntry): string {
           { time: timeOf(intl, verdict.first.at), device: verdict.first.device },
         )
       : null;
-  return [intl.formatMessage(headlineOf(entry)), verdict.holderName, verdict.ticketTypeName, first].filter(Boolean).join('. ');
+  const answers = entry.undone
+    ? []
+    : (verdict.doorAnswers ?? []).map((answer) => `${answer.label}: ${answerWords(intl, answer)}`);
+  return [intl.formatMessage(headlineOf(entry)), verdict.holderName, verdict.ticketTypeName, ...answers, first]
+    .filter(Boolean)
+    .join('. ');
 }
 
 /** Mantine's shades of a colour, as the variables the verdict's CSS reads. */
@@ -92,6 +98,19 @@ export function ScanVerdict({ entry, onUndo }: { entry: ScanEntry; onUndo?: () =
         </p>
       )}
       {verdict.ticketTypeName && <p className={classes.line}>{verdict.ticketTypeName}</p>}
+      {!entry.undone && verdict.doorAnswers && verdict.doorAnswers.length > 0 && (
+        <ul className={classes.answers} data-testid="door-answers">
+          {verdict.doorAnswers.map((answer) => (
+            <li key={answer.questionId}>
+              <FormattedMessage
+                id="answers.pair"
+                defaultMessage="{question}: {answer}"
+                values={{ question: answer.label, answer: <strong>{answerWords(intl, answer)}</strong> }}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
       {verdict.result === 'duplicate' && verdict.first && (
         <p className={classes.strong}>
           <FormattedMessage

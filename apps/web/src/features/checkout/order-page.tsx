@@ -17,6 +17,7 @@ import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { LineCodeNote } from '../../lib/discount-text';
+import { AttendeeAnswers } from './attendee-answers';
 import { SandboxCardForm } from './sandbox-card-form';
 import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
 
@@ -98,6 +99,7 @@ export function OrderPage({
         </Text>
       </Stack>
       <OrderSummary order={order} />
+      <AttendeeAnswers order={order} />
       {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
       <Outcome order={order} />
       {(order.status === 'paid' || order.status === 'partially_refunded') && holders}

@@ -4,7 +4,8 @@ import type { PublicEventRow, TicketAvailabilityRow } from '@admit/shared/events
 import { directionOf } from '@admit/shared/locales';
 import { ticketAvailability } from '@admit/shared/events';
 import { codeTicketTypes } from '@admit/shared/codes';
-import { createOrder } from '@admit/shared/orders';
+import { createOrder, type CreateOrderInput } from '@admit/shared/orders';
+import { eventQuestions } from '@admit/shared/questions';
 import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -19,6 +20,8 @@ import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import type { AnswerDraft } from './answer-fields';
+import { answerErrorsOf, askedTickets, AttendeeStep, linesWithAnswers } from './attendee-step';
 import { CodeField } from './code-field';
 
 /** A ticket type as the picker shows it: its price with the buyer's code, and without. */
@@ -78,16 +81,26 @@ export function TicketPicker({
     .filter((type) => (quantities[type.id] ?? 0) > 0)
     .map((type) => ({ ticketTypeId: type.id, quantity: quantities[type.id]! }));
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
+  // The event's questions: asked of each ticket of the types they are for, before ordering.
+  const questions = useLiveQuery(eventQuestions, { eventId: event.id }).rows ?? [];
+  const typeNameOf = (ticketTypeId: string) => {
+    const type = types?.find((one) => one.id === ticketTypeId);
+    return type ? localizeTicketTypeName(type, event.contentLocale, shownIn) : { name: '', locale: shownIn };
+  };
+  const asked = askedTickets(chosen, questions, typeNameOf);
+  const [answering, setAnswering] = useState(false);
+  const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
+  const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
   useStep(
     event.id,
     'tickets',
     Object.values(quantities).some((quantity) => quantity > 0),
   );
   const mutation = useMutation({
-    mutationFn: () =>
+    mutationFn: (lines: CreateOrderInput['lines']) =>
       callFunction(createOrder, {
         eventId: event.id,
-        lines: chosen,
+        lines,
         idempotencyKey,
         // Only while it takes something off or unlocks what is chosen: a used-up code is left out.
         ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
@@ -97,12 +110,34 @@ export function TicketPicker({
       // Free: taken at once, nothing left to pay.
       if (placed.status === 'paid') sendStep(event.id, 'paid');
       setQuantities({});
+      setAnswering(false);
+      setDrafts({});
       setIdempotencyKey(crypto.randomUUID());
       // Something to pay: the order page is the payment step, with the hold's countdown.
       if (placed.status === 'pending') void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
     },
-    onError: () => setIdempotencyKey(crypto.randomUUID()),
+    onError: (error, lines) => {
+      setIdempotencyKey(crypto.randomUUID());
+      // Answers the server refused (a question changed meanwhile): shown at their questions.
+      const refused = answerErrorsOf(intl, error, lines);
+      if (refused) {
+        setAnswerErrors(refused);
+        setAnswering(true);
+      }
+    },
   });
+
+  /** Orders the chosen tickets; when some are asked questions, their answers first (a step of their own). */
+  function submit() {
+    if (asked.length === 0) return mutation.mutate(chosen);
+    if (!answering) {
+      mutation.reset();
+      return setAnswering(true);
+    }
+    const checked = linesWithAnswers(intl, chosen, questions, drafts);
+    setAnswerErrors(checked.errors ?? {});
+    if (checked.lines) mutation.mutate(checked.lines);
+  }
 
   if (error) return <ErrorState error={error} />;
   if (!types) return <PageLoader />;
@@ -125,82 +160,96 @@ export function TicketPicker({
             />
           </Text>
         )}
-        {types.map((type) => {
-          const soldOut = type.remaining === 0;
-          const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
-          return (
-            <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
-              <Stack gap={2}>
-                <Text fw={600} lang={name.locale} dir={directionOf(name.locale)}>
-                  {name.name}
-                </Text>
-                <Group gap="xs">
-                  {type.unlocked && (
-                    <Badge variant="light" color="grape" leftSection={<IconKey size={12} aria-hidden />}>
-                      <FormattedMessage id="picker.code.badge" defaultMessage="With your code" />
-                    </Badge>
-                  )}
-                  {type.listPrice !== type.price && (
-                    <Text size="sm" c="dimmed" td="line-through">
-                      <VisuallyHidden>
-                        <FormattedMessage id="picker.listPrice" defaultMessage="Without the code:" />
-                      </VisuallyHidden>
-                      {formatMoney(intl.locale, type.listPrice, event.currency)}
-                    </Text>
-                  )}
-                  <Text size="sm">
-                    {type.price === 0 ? (
-                      <FormattedMessage id="picker.free" defaultMessage="Free" />
-                    ) : (
-                      formatMoney(intl.locale, type.price, event.currency)
-                    )}
+        {answering && asked.length > 0 ? (
+          <AttendeeStep
+            questions={questions}
+            tickets={asked}
+            drafts={drafts}
+            onDraftsChange={(key, draft) => setDrafts((current) => ({ ...current, [key]: draft }))}
+            errors={answerErrors}
+            onBack={() => {
+              setAnswering(false);
+              mutation.reset();
+            }}
+          />
+        ) : (
+          types.map((type) => {
+            const soldOut = type.remaining === 0;
+            const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
+            return (
+              <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
+                <Stack gap={2}>
+                  <Text fw={600} lang={name.locale} dir={directionOf(name.locale)}>
+                    {name.name}
                   </Text>
-                  {soldOut ? (
-                    <Badge color="red" variant="light">
-                      <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
-                    </Badge>
-                  ) : (
-                    <Text size="sm" c="dimmed" data-testid={`remaining-${type.id}`}>
+                  <Group gap="xs">
+                    {type.unlocked && (
+                      <Badge variant="light" color="grape" leftSection={<IconKey size={12} aria-hidden />}>
+                        <FormattedMessage id="picker.code.badge" defaultMessage="With your code" />
+                      </Badge>
+                    )}
+                    {type.listPrice !== type.price && (
+                      <Text size="sm" c="dimmed" td="line-through">
+                        <VisuallyHidden>
+                          <FormattedMessage id="picker.listPrice" defaultMessage="Without the code:" />
+                        </VisuallyHidden>
+                        {formatMoney(intl.locale, type.listPrice, event.currency)}
+                      </Text>
+                    )}
+                    <Text size="sm">
+                      {type.price === 0 ? (
+                        <FormattedMessage id="picker.free" defaultMessage="Free" />
+                      ) : (
+                        formatMoney(intl.locale, type.price, event.currency)
+                      )}
+                    </Text>
+                    {soldOut ? (
+                      <Badge color="red" variant="light">
+                        <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
+                      </Badge>
+                    ) : (
+                      <Text size="sm" c="dimmed" data-testid={`remaining-${type.id}`}>
+                        <FormattedMessage
+                          id="picker.remaining"
+                          defaultMessage="{count, plural, one {# left} other {# left}}"
+                          values={{ count: type.remaining }}
+                        />
+                      </Text>
+                    )}
+                  </Group>
+                  {type.maxPerBuyer !== null && (
+                    <Text size="xs" c="dimmed">
                       <FormattedMessage
-                        id="picker.remaining"
-                        defaultMessage="{count, plural, one {# left} other {# left}}"
-                        values={{ count: type.remaining }}
+                        id="picker.maxPerBuyer"
+                        defaultMessage="At most {count, number} per person, across orders"
+                        values={{ count: type.maxPerBuyer }}
                       />
                     </Text>
                   )}
-                </Group>
-                {type.maxPerBuyer !== null && (
-                  <Text size="xs" c="dimmed">
-                    <FormattedMessage
-                      id="picker.maxPerBuyer"
-                      defaultMessage="At most {count, number} per person, across orders"
-                      values={{ count: type.maxPerBuyer }}
-                    />
-                  </Text>
-                )}
-              </Stack>
-              <NumberInput
-                aria-label={intl.formatMessage(
-                  { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
-                  { name: name.name },
-                )}
-                value={quantities[type.id] ?? 0}
-                onChange={(value) =>
-                  setQuantities((current) => ({ ...current, [type.id]: Math.max(0, Math.floor(Number(value) || 0)) }))
-                }
-                min={0}
-                max={Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder)}
-                allowDecimal={false}
-                allowNegative={false}
-                disabled={soldOut || !onSale}
-                w={96}
-                // As wide on every row, however much its type's name and badges take.
-                style={{ flexShrink: 0 }}
-              />
-            </Group>
-          );
-        })}
-        {onSale && (
+                </Stack>
+                <NumberInput
+                  aria-label={intl.formatMessage(
+                    { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
+                    { name: name.name },
+                  )}
+                  value={quantities[type.id] ?? 0}
+                  onChange={(value) =>
+                    setQuantities((current) => ({ ...current, [type.id]: Math.max(0, Math.floor(Number(value) || 0)) }))
+                  }
+                  min={0}
+                  max={Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder)}
+                  allowDecimal={false}
+                  allowNegative={false}
+                  disabled={soldOut || !onSale}
+                  w={96}
+                  // As wide on every row, however much its type's name and badges take.
+                  style={{ flexShrink: 0 }}
+                />
+              </Group>
+            );
+          })
+        )}
+        {onSale && !answering && (
           <CodeField
             code={code}
             currency={event.currency}
@@ -259,12 +308,16 @@ export function TicketPicker({
           </Group>
         )}
         {session.data ? (
-          <Button size="md" onClick={() => mutation.mutate()} disabled={total === 0 || !onSale} loading={mutation.isPending}>
-            <FormattedMessage
-              id="picker.submit"
-              defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
-              values={{ count: total }}
-            />
+          <Button size="md" onClick={submit} disabled={total === 0 || !onSale} loading={mutation.isPending}>
+            {asked.length > 0 && !answering ? (
+              <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
+            ) : (
+              <FormattedMessage
+                id="picker.submit"
+                defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
+                values={{ count: total }}
+              />
+            )}
           </Button>
         ) : (
           <ButtonLink size="md" to="/sign-in" search={{ redirect: location.href }} disabled={session.isPending}>

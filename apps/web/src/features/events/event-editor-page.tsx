@@ -65,6 +65,11 @@ export function EventEditorPage({
               <FormattedMessage id="editor.codes" defaultMessage="Codes" />
             </ButtonLink>
           )}
+          {isAdmin && editable && (
+            <ButtonLink to="/manage/events/$eventId/questions" params={{ eventId }} variant="default">
+              <FormattedMessage id="editor.questions" defaultMessage="Questions" />
+            </ButtonLink>
+          )}
           {isAdmin && event.status !== 'cancelled' && (
             <ButtonLink to="/manage/events/$eventId/messages" params={{ eventId }} variant="default">
               <FormattedMessage id="editor.messages" defaultMessage="Message attendees" />

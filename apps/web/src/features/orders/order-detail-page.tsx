@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
+import { AnswerList } from '../../lib/answers';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import { LineCodeNote } from '../../lib/discount-text';
@@ -201,6 +202,7 @@ function TicketsTable({
                 <Text size="xs" c="dimmed">
                   {ticket.holderName}
                 </Text>
+                <AnswerList answers={ticket.answers} size="xs" />
               </Table.Td>
               <Table.Td ta="end">
                 {ticket.price === 0 ? (

@@ -145,6 +145,8 @@ function describe(line: Activity, money: (minor: number) => string, intl: IntlSh
         { id: 'orderTimeline.holderChanged', defaultMessage: 'Ticket holder changed from {from} to {to}' },
         { from: textIn(detail, 'from'), to: textIn(detail, 'to') },
       );
+    case 'answers_changed':
+      return intl.formatMessage({ id: 'orderTimeline.answersChanged', defaultMessage: 'The buyer changed a ticket’s answers' });
   }
 }
 

@@ -1,0 +1,170 @@
+import type { MyOrderRow } from '@admit/shared/orders';
+import { changeAnswers, eventQuestions } from '@admit/shared/questions';
+import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useMutation } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { AnswerList } from '../../lib/answers';
+import { callFunction } from '../../lib/callable';
+import { DialogFooter } from '../../lib/dialog-footer';
+import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
+import { useLiveQuery } from '../../lib/live';
+import { AnswerFields, checkAnswers, draftOf, type AnswerDraft } from './answer-fields';
+
+type Attendee = MyOrderRow['attendees'][number];
+
+/**
+ * Each ticket's answers to the event's questions on the buyer's order page: held places' before
+ * the payment, the tickets' after it, each of which can be changed until the event starts.
+ */
+export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: string } }) {
+  const intl = useIntl();
+  const [editing, setEditing] = useState<{ attendee: Attendee; number: number } | null>(null);
+  if (order.attendees.length === 0) return null;
+  const open = new Date(order.answersUntil) > new Date() && (order.status === 'paid' || order.status === 'partially_refunded');
+  const typeName = (ticketTypeId: string) => order.lines.find((line) => line.ticketTypeId === ticketTypeId)?.ticketTypeName ?? '';
+
+  return (
+    <Card withBorder padding="lg">
+      <Stack gap="md">
+        <Title order={2} size="h3">
+          <FormattedMessage id="order.answers.title" defaultMessage="Your answers" />
+        </Title>
+        {order.attendees.map((attendee, index) => (
+          <Stack key={attendee.ticketId ?? index} gap={4} data-testid="attendee-answers">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Stack gap={0}>
+                <Text fw={600}>
+                  <FormattedMessage
+                    id="order.answers.ticket"
+                    defaultMessage="Ticket {number, number}: {type}"
+                    values={{ number: index + 1, type: <span lang={order.shownIn}>{typeName(attendee.ticketTypeId)}</span> }}
+                  />
+                </Text>
+                {attendee.holderName && (
+                  <Text size="sm" c="dimmed">
+                    {attendee.holderName}
+                  </Text>
+                )}
+              </Stack>
+              {open && attendee.ticketId && (
+                <Button
+                  variant="light"
+                  size="compact-sm"
+                  aria-label={intl.formatMessage(
+                    { id: 'order.answers.changeOf', defaultMessage: 'Change answers for ticket {number, number}' },
+                    { number: index + 1 },
+                  )}
+                  onClick={() => setEditing({ attendee, number: index + 1 })}
+                >
+                  <FormattedMessage id="order.answers.change" defaultMessage="Change answers" />
+                </Button>
+              )}
+            </Group>
+            {attendee.answers.length > 0 ? (
+              <AnswerList answers={attendee.answers} />
+            ) : (
+              <Text size="sm" c="dimmed">
+                <FormattedMessage id="order.answers.none" defaultMessage="Nothing was asked, or nothing answered." />
+              </Text>
+            )}
+          </Stack>
+        ))}
+        {open ? (
+          <Text size="xs" c="dimmed">
+            <FormattedMessage id="order.answers.until" defaultMessage="You can change your answers until the event starts." />
+          </Text>
+        ) : null}
+      </Stack>
+      {editing && (
+        <ChangeAnswersDialog
+          orderId={order.id}
+          eventId={order.eventId}
+          attendee={editing.attendee}
+          number={editing.number}
+          onClose={() => setEditing(null)}
+        />
+      )}
+    </Card>
+  );
+}
+
+function ChangeAnswersDialog({
+  orderId,
+  eventId,
+  attendee,
+  number,
+  onClose,
+}: {
+  orderId: string;
+  eventId: string;
+  attendee: Attendee;
+  number: number;
+  onClose: () => void;
+}) {
+  const intl = useIntl();
+  const errorMessage = useErrorMessage();
+  const questions = useLiveQuery(eventQuestions, { eventId }).rows ?? [];
+  const [draft, setDraft] = useState<AnswerDraft>(() => draftOf(attendee.answers));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const save = useMutation({
+    mutationFn: (answers: AnswerDraft) =>
+      callFunction(changeAnswers, { orderId, ticketId: attendee.ticketId!, answers: answers as never }),
+    onSuccess: () => {
+      notifications.show({
+        color: 'green',
+        message: intl.formatMessage({ id: 'order.answers.saved', defaultMessage: 'Answers saved' }),
+      });
+      onClose();
+    },
+    onError: (error) => {
+      const fields = fieldErrorsOf(error);
+      if (Object.keys(fields).length > 0)
+        setErrors(Object.fromEntries(Object.keys(fields).map((path) => [path.split('.')[1], fields[path]!])));
+    },
+  });
+
+  function submit() {
+    const checked = checkAnswers(intl, questions, attendee.ticketTypeId, draft);
+    setErrors(checked.errors ?? {});
+    if (checked.answers) save.mutate(checked.answers);
+  }
+
+  return (
+    <Modal
+      opened
+      onClose={onClose}
+      title={intl.formatMessage(
+        { id: 'order.answers.dialogTitle', defaultMessage: 'Answers for ticket {number, number}' },
+        { number },
+      )}
+    >
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+        noValidate
+      >
+        <Stack gap="md">
+          <AnswerFields
+            questions={questions}
+            ticketTypeId={attendee.ticketTypeId}
+            value={draft}
+            onChange={setDraft}
+            errors={errors}
+            idPrefix="change"
+          />
+          <DialogFooter
+            error={save.isError && Object.keys(errors).length === 0 ? errorMessage(save.error) : undefined}
+            cancel={<FormattedMessage id="order.answers.cancel" defaultMessage="Cancel" />}
+            confirm={<FormattedMessage id="order.answers.save" defaultMessage="Save answers" />}
+            pending={save.isPending}
+            onCancel={onClose}
+          />
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

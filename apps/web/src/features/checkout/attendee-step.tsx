@@ -1,0 +1,172 @@
+import { FieldIssuesDetails } from '@admit/shared/callable';
+import { hasQuestionsFor, type Answers, type QuestionRow } from '@admit/shared/questions';
+import type { localizeTicketTypeName } from '@admit/shared/event-content';
+import { directionOf } from '@admit/shared/locales';
+import { Button, Fieldset, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useEffect, useRef } from 'react';
+import { FormattedMessage, type IntlShape } from 'react-intl';
+import { CallError } from '../../lib/callable';
+import { issueMessage } from '../../lib/form';
+import { AnswerFields, checkAnswers, type AnswerDraft } from './answer-fields';
+
+type TypeName = ReturnType<typeof localizeTicketTypeName>;
+
+/** One ticket of the order that is asked questions: its type, and which of the type's tickets it is. */
+export interface AskedTicket {
+  key: string;
+  ticketTypeId: string;
+  typeName: TypeName;
+  index: number;
+  of: number;
+}
+
+/** The tickets of the chosen lines whose types are asked anything, one by one. */
+export function askedTickets(
+  lines: readonly { ticketTypeId: string; quantity: number }[],
+  questions: readonly QuestionRow[],
+  typeNameOf: (ticketTypeId: string) => TypeName,
+): AskedTicket[] {
+  return lines
+    .filter((line) => hasQuestionsFor(questions, line.ticketTypeId))
+    .flatMap((line) =>
+      Array.from({ length: line.quantity }, (_, index) => ({
+        key: `${line.ticketTypeId}.${index}`,
+        ticketTypeId: line.ticketTypeId,
+        typeName: typeNameOf(line.ticketTypeId),
+        index,
+        of: line.quantity,
+      })),
+    );
+}
+
+/**
+ * The order's lines with each asked ticket's answers, checked in the browser with the server's
+ * schema; or, when some are not right yet, the messages by ticket and question.
+ */
+export function linesWithAnswers(
+  intl: IntlShape,
+  lines: readonly { ticketTypeId: string; quantity: number }[],
+  questions: readonly QuestionRow[],
+  drafts: Readonly<Record<string, AnswerDraft>>,
+) {
+  const errors: Record<string, Record<string, string>> = {};
+  const checked = lines.map((line) => {
+    if (!hasQuestionsFor(questions, line.ticketTypeId)) return line;
+    const answers: Answers[] = [];
+    for (let index = 0; index < line.quantity; index++) {
+      const key = `${line.ticketTypeId}.${index}`;
+      const result = checkAnswers(intl, questions, line.ticketTypeId, drafts[key] ?? {});
+      if (result.errors) errors[key] = result.errors;
+      else answers.push(result.answers);
+    }
+    return { ...line, answers };
+  });
+  return Object.keys(errors).length > 0 ? { lines: null, errors } : { lines: checked, errors: null };
+}
+
+/**
+ * The server's refusal of some answers (`lines.0.answers.1.<question>`), as the step's messages.
+ * The server's words are English: each is shown as the browser's check would word it.
+ */
+export function answerErrorsOf(
+  intl: IntlShape,
+  error: unknown,
+  lines: readonly { ticketTypeId: string }[],
+): Record<string, Record<string, string>> | null {
+  if (!(error instanceof CallError) || error.code !== 'invalid-argument') return null;
+  const parsed = FieldIssuesDetails.safeParse(error.details);
+  const errors: Record<string, Record<string, string>> = {};
+  for (const field of parsed.success ? parsed.data.fields : []) {
+    const [first, lineIndex, second, ticketIndex, questionId] = field.path.split('.');
+    const line = lines[Number(lineIndex)];
+    if (first !== 'lines' || second !== 'answers' || !line || ticketIndex === undefined || !questionId) continue;
+    // The checks' own words (a required answer) are known; anything else is "Check this value."
+    const issue = field.code === 'custom' ? { code: 'custom', message: field.message } : { code: 'invalid_value', message: '' };
+    (errors[`${line.ticketTypeId}.${ticketIndex}`] ??= {})[questionId] = issueMessage(
+      issue as Parameters<typeof issueMessage>[0],
+      intl,
+    );
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/**
+ * The checkout's second step when the event asks questions: for each ticket asked something, its
+ * questions, before anything is ordered or paid. Focus moves to the step's heading when it opens,
+ * and to the first question to fix when an answer is missing.
+ */
+export function AttendeeStep({
+  questions,
+  tickets,
+  drafts,
+  onDraftsChange,
+  errors,
+  onBack,
+}: {
+  questions: readonly QuestionRow[];
+  tickets: readonly AskedTicket[];
+  drafts: Readonly<Record<string, AnswerDraft>>;
+  onDraftsChange: (key: string, draft: AnswerDraft) => void;
+  errors: Readonly<Record<string, Record<string, string>>>;
+  onBack: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (Object.keys(errors).length === 0) return;
+    container.current?.querySelector<HTMLElement>('[aria-invalid="true"], .mantine-InputWrapper-error')?.focus();
+  }, [errors]);
+
+  return (
+    <Stack gap="md" ref={container}>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<IconArrowLeft size={16} className="mirror-in-rtl" aria-hidden />}
+        onClick={onBack}
+        style={{ alignSelf: 'flex-start' }}
+      >
+        <FormattedMessage id="picker.answers.back" defaultMessage="Back to tickets" />
+      </Button>
+      <Title order={3} size="h4" ref={heading} tabIndex={-1}>
+        <FormattedMessage id="picker.answers.title" defaultMessage="Who is coming?" />
+      </Title>
+      <Text size="sm" c="dimmed">
+        <FormattedMessage
+          id="picker.answers.intro"
+          defaultMessage="The organizer asks these questions for each ticket. You can change your answers until the event starts."
+        />
+      </Text>
+      {tickets.map((ticket) => (
+        <Fieldset
+          key={ticket.key}
+          data-testid="attendee"
+          legend={
+            <Text component="span" fw={600} lang={ticket.typeName.locale} dir={directionOf(ticket.typeName.locale)}>
+              {ticket.of > 1 ? (
+                <FormattedMessage
+                  id="picker.answers.ticketOf"
+                  defaultMessage="{type}: ticket {number, number} of {count, number}"
+                  values={{ type: ticket.typeName.name, number: ticket.index + 1, count: ticket.of }}
+                />
+              ) : (
+                ticket.typeName.name
+              )}
+            </Text>
+          }
+        >
+          <AnswerFields
+            questions={questions}
+            ticketTypeId={ticket.ticketTypeId}
+            value={drafts[ticket.key] ?? {}}
+            onChange={(next) => onDraftsChange(ticket.key, next)}
+            errors={errors[ticket.key] ?? {}}
+            idPrefix={`ticket-${ticket.key.replaceAll('.', '-')}`}
+          />
+        </Fieldset>
+      ))}
+    </Stack>
+  );
+}
