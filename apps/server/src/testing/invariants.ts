@@ -141,6 +141,14 @@ const checks: { name: string; query: SQL }[] = [
       where (l.code_id is not null and c.event_id <> o.event_id)
          or l.discount < 0 or l.unit_price < 0 or (l.code_id is null and l.discount <> 0)`,
   },
+  {
+    name: "an order line's answers not one set per ticket (nor none), or a ticket's answers not a set by question",
+    query: sql`
+      select 'line' as kind, l.id from order_line l
+      where jsonb_typeof(l.answers) <> 'array' or jsonb_array_length(l.answers) not in (0, l.quantity)
+      union all
+      select 'ticket', t.id from ticket t where jsonb_typeof(t.answers) <> 'object'`,
+  },
 ];
 
 /** Every violation of the data invariants in the database, one line each; empty when all hold. */
