@@ -77,12 +77,17 @@ describe('a buyer answers the questions of two workshop tickets with a discount 
       .waitFor();
     await buyer.getByRole('textbox', { name: 'Number of Workshop tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Continue' }).click();
-    await buyer.getByRole('heading', { name: 'Who is coming?' }).waitFor();
+    await buyer.getByRole('heading', { name: 'Questions for each ticket' }).waitFor();
     const [first, second] = [buyer.getByTestId('attendee').nth(0), buyer.getByTestId('attendee').nth(1)];
 
     // Nothing answered: nothing is ordered, and the first question to answer says so.
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await first.getByText('Answer this question.').waitFor();
+    await buyer.getByRole('alert').getByText('2 answers need your attention.').waitFor();
+    // The first question to answer has the focus: its first option.
+    await expect
+      .poll(() => buyer.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value))
+      .toBe('No preference');
     if (!buyer.url().includes(`/e/${slug}`)) throw new Error('an order was made without its answers');
 
     await first.getByRole('radio', { name: 'Other' }).check();
@@ -106,7 +111,7 @@ describe('a buyer answers the questions of two workshop tickets with a discount 
   });
 
   it('lets the buyer change a ticket’s answers after paying', async () => {
-    await buyer.getByRole('button', { name: 'Change answers for ticket 2' }).click();
+    await buyer.getByRole('button', { name: 'Change answers: Workshop: ticket 2 of 2' }).click();
     const dialog = buyer.getByRole('dialog');
     await dialog.getByRole('radio', { name: 'Other' }).check();
     await dialog.getByRole('button', { name: 'Save answers' }).click();

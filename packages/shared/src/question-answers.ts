@@ -46,42 +46,46 @@ function answerSchema(question: QuestionRow): z.ZodType<AnswerValue> {
   }
 }
 
-/** Nothing typed, nothing chosen, a box left unchecked: no answer. */
+/** Nothing typed (or spaces only), nothing chosen, a box left unchecked: no answer. */
 const isEmpty = (value: unknown) =>
-  value === undefined || value === null || value === '' || value === false || (Array.isArray(value) && value.length === 0);
+  value === undefined ||
+  value === null ||
+  value === false ||
+  (typeof value === 'string' && value.trim() === '') ||
+  (Array.isArray(value) && value.length === 0);
 
 /** The English messages of the checks below, which the browser shows in the buyer's language. */
 export const answerMessages = { required: 'Answer this question', mustCheck: 'Check this box to go on' } as const;
 
 /**
  * The schema of one ticket's answers, from the event's questions and the ticket's type: each shown
- * question's answer of its kind, the required ones given. What it gives back keeps the answers of
- * the questions shown only, without the empty ones. The browser checks a form with it before
- * sending; the server checks what it is sent with it again.
+ * question's answer of its kind, the required ones given, every wrong one named at once (by
+ * question id). What it gives back keeps the answers of the questions shown only, without the empty
+ * ones; answers to other questions are left out unread. The browser checks a ticket's form with it
+ * before sending; the server checks what it is sent with it again.
  */
 export function attendeeAnswers(questions: readonly QuestionRow[], ticketTypeId: string) {
   const asked = questions.filter((question) => asksFor(question, ticketTypeId));
-  const shape = Object.fromEntries(
-    asked.map((question) => [
-      question.id,
-      z.preprocess((value) => (isEmpty(value) ? undefined : value), answerSchema(question).optional()),
-    ]),
-  );
-  return z
-    .object(shape)
-    .superRefine((answers, ctx) => {
-      for (const question of shownQuestions(asked, ticketTypeId, answers))
-        if (question.required && answers[question.id] === undefined)
-          ctx.addIssue({
+  return z.record(z.string(), z.unknown()).transform((raw, ctx): Answers => {
+    const given = Object.fromEntries(
+      asked.filter((question) => !isEmpty(raw[question.id])).map((question) => [question.id, raw[question.id]]),
+    );
+    const answers: Answers = {};
+    for (const question of shownQuestions(asked, ticketTypeId, given)) {
+      if (!(question.id in given)) {
+        if (question.required)
+          ctx.issues.push({
             code: 'custom',
             path: [question.id],
             message: question.kind === 'checkbox' ? answerMessages.mustCheck : answerMessages.required,
+            input: raw[question.id],
           });
-    })
-    .transform((answers): Answers => {
-      const shown = new Set(shownQuestions(asked, ticketTypeId, answers).map((question) => question.id));
-      return Object.fromEntries(
-        Object.entries(answers).filter((entry): entry is [string, AnswerValue] => shown.has(entry[0]) && entry[1] !== undefined),
-      );
-    });
+        continue;
+      }
+      const parsed = answerSchema(question).safeParse(given[question.id]);
+      if (parsed.success) answers[question.id] = parsed.data;
+      else for (const issue of parsed.error.issues) ctx.issues.push({ ...issue, path: [question.id, ...issue.path] } as never);
+    }
+    return answers;
+  });
 }

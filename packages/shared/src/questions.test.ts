@@ -45,10 +45,14 @@ describe('the answers schema built from an event’s questions', () => {
     expect(issuesOf('workshop', { diet: 'None', terms: true })).toEqual(['laptop: Answer this question']);
   });
 
-  it('requires a required checkbox checked, and reads empty answers as none', () => {
-    expect(issuesOf('standing', { diet: 'None', terms: false, talks: [], phone: '', age: null })).toEqual([
+  it('requires a required checkbox checked, and reads empty answers (spaces too) as none', () => {
+    expect(issuesOf('standing', { diet: 'None', terms: false, talks: [], phone: '  ', age: null })).toEqual([
       'terms: Check this box to go on',
     ]);
+  });
+
+  it('names every wrong answer at once, a missing one beside one of the wrong kind', () => {
+    expect(issuesOf('standing', { diet: 'None', age: 'ten' }).map((issue) => issue.split(':')[0])).toEqual(['terms', 'age']);
   });
 
   it('refuses answers not of their kind, and keeps the shown questions’ answers only, cleaned', () => {

@@ -28,7 +28,7 @@ interface FoundTicket {
 /** The answer for a recorded scan (the first time, and for the same key again). */
 async function answerOf(db: Db, recorded: CheckIn, known?: FoundTicket): Promise<ScanOutput> {
   if (!recorded.ticketId) return { checkInId: recorded.id, result: recorded.result, ticket: null, firstCheckIn: null };
-  const doorAnswers = await doorAnswersOf(db, recorded.eventId);
+  const doorAnswers = await doorAnswersOf(db, recorded.eventId, { fresh: false });
   const named = (found: Pick<FoundTicket, 'id' | 'holderName' | 'ticketTypeName' | 'answers'>) => ({
     id: found.id,
     holderName: found.holderName,

@@ -5,7 +5,7 @@ import { eventTopic, requireEventRole } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { eventTicketsTopic } from '../tickets/tickets.api';
-import { eventQuestionsTopic } from '../questions/questions.api';
+import { doorQuestionsTopic } from '../questions/questions.api';
 import { doorAnswersOf } from './door-answers';
 import { checkIn } from './schema';
 import { checkInsTopic } from './topics';
@@ -48,7 +48,8 @@ async function attendeeRows(ctx: AuthedLiveContext, eventId: string, where?: SQL
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
     .where(and(eq(ticket.eventId, eventId), where))
     .orderBy(asc(ticket.holderName), asc(ticket.id));
-  const doorAnswers = await doorAnswersOf(ctx.db, eventId);
+  // As they are: rows sent with a mark since taken off would stay on the devices.
+  const doorAnswers = await doorAnswersOf(ctx.db, eventId, { fresh: true });
   return rows.map(({ answers, ...row }) => ({
     ...row,
     doorAnswers: doorAnswers(answers),
@@ -65,8 +66,8 @@ async function attendeeRows(ctx: AuthedLiveContext, eventId: string, where?: SQL
 export const attendeesLive = defineLiveQuery(attendees, {
   auth: 'required',
   load: (params, ctx) => attendeeRows(ctx, params.eventId),
-  // A question marked for the door, or no longer: every ticket's answers shown change.
-  topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId), eventQuestionsTopic(params.eventId)],
+  // A question marked for the door, or no longer (or one so marked changed): every ticket's answers shown change.
+  topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId), doorQuestionsTopic(params.eventId)],
   keyed: {
     topics: (params) => [eventTicketsTopic(params.eventId), checkInsTopic(params.eventId)],
     load(params, keys, ctx) {

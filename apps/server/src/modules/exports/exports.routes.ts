@@ -17,6 +17,7 @@ import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { order, orderLine } from '../orders/schema';
 import { ticket } from '../tickets/schema';
+import type { QuestionRow } from '@admit/shared/questions';
 import { questionsOf } from '../questions/questions.api';
 import { answerColumns } from './answer-columns';
 import { codesExport } from './codes-export';
@@ -33,10 +34,21 @@ export interface ExportRouteDeps {
   publicUrl: string;
 }
 
+/**
+ * The event's questions as one export reads them, for its header and its rows alike (one read per
+ * download): a question added or removed while the file is written must not shift the columns.
+ */
+const questionsRead = new WeakMap<ExportContext, Promise<QuestionRow[]>>();
+function exportedQuestions(context: ExportContext): Promise<QuestionRow[]> {
+  let read = questionsRead.get(context);
+  if (!read) questionsRead.set(context, (read = questionsOf(context.db, context.event.id)));
+  return read;
+}
+
 const attendees: ExportDefinition = {
   minimumRole: 'staff',
-  header: async ({ db, event: found, role }) => [
-    ...(role === 'staff'
+  header: async (context) => [
+    ...(context.role === 'staff'
       ? ['ticket_id', 'ticket_type', 'holder_name', 'ticket_status', 'checked_in_at', 'checked_in_at_local', 'time_zone']
       : [
           'ticket_id',
@@ -61,14 +73,15 @@ const attendees: ExportDefinition = {
           'time_zone',
         ]),
     // Then one column per question, its answers.
-    ...answerColumns(await questionsOf(db, found.id), role).header,
+    ...answerColumns(await exportedQuestions(context), context.role).header,
   ],
   async count({ db, event: found }) {
     const [row] = await db.select({ n: count() }).from(ticket).where(eq(ticket.eventId, found.id));
     return row?.n ?? 0;
   },
-  async *rows({ db, event: found, role, locale }) {
-    const answers = answerColumns(await questionsOf(db, found.id), role);
+  async *rows(context) {
+    const { db, event: found, role, locale } = context;
+    const answers = answerColumns(await exportedQuestions(context), role);
     const local = localTimeFormatter(found.timeZone);
     const money = moneyFormatter(locale, found.currency);
     const typeNames = new Map(

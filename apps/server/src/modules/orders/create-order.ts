@@ -55,10 +55,10 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
   const code = input.code
     ? await requireCode(ctx.db, { eventId: found.id, code: input.code, clientAddress: ctx.clientAddress })
     : null;
-  // Each ticket's answers to the event's questions, as they are now; kept with the hold, then on the tickets.
-  const answers = checkOrderAnswers(await questionsOf(ctx.db, found.id), input.lines);
   const types = await ctx.db.select().from(ticketType).where(eq(ticketType.eventId, input.eventId));
   const typeById = checkLines(input, types, code);
+  // Each ticket's answers to the event's questions, as they are now; kept with the hold, then on the tickets.
+  const answers = checkOrderAnswers(await questionsOf(ctx.db, found.id), input.lines);
   const withCode = (ticketTypeId: string) => code !== null && codeAppliesTo(code, typeById.get(ticketTypeId)!);
   const codeQuantity = input.lines.filter((line) => withCode(line.ticketTypeId)).reduce((sum, line) => sum + line.quantity, 0);
   // Prices are the server's, never the browser's: each ticket's, less its code's discount.

@@ -1,4 +1,4 @@
-import { shownAnswers, type QuestionRow } from '@admit/shared/questions';
+import { hasQuestionsFor, shownAnswers, type QuestionRow } from '@admit/shared/questions';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { ticketType } from '../events/schema';
@@ -7,7 +7,9 @@ import { orderLine } from './schema';
 
 /**
  * Each ticket's answers to the event's questions, as the buyer sees them: of the order's valid
- * tickets once they exist (each can be changed), of its held places while it waits for its payment.
+ * tickets once they exist (each can be changed), of its held places while it waits for its payment;
+ * the tickets of types asked nothing are left out, as at checkout. In the ticket types' order, then
+ * the order the answers were given in, so that "Workshop 2 of 2" is the same person everywhere.
  */
 export async function attendeesOf(db: Db, found: { id: string; status: string }, questions: readonly QuestionRow[]) {
   if (questions.length === 0) return [];
@@ -33,7 +35,9 @@ export async function attendeesOf(db: Db, found: { id: string; status: string },
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
     .where(and(eq(ticket.orderId, found.id), eq(ticket.status, 'valid')))
     .orderBy(asc(ticketType.position), asc(ticketType.id), asc(ticket.createdAt), asc(ticket.id));
-  return tickets.map((one) => ({
+  // The tickets asked something, as at checkout (or answered before their type's questions went).
+  const asked = tickets.filter((one) => hasQuestionsFor(questions, one.ticketTypeId) || Object.keys(one.answers).length > 0);
+  return asked.map((one) => ({
     ticketId: one.id,
     ticketTypeId: one.ticketTypeId,
     holderName: one.holderName,

@@ -61,7 +61,9 @@ export function checkOrderAnswers(
       return {};
     });
   });
-  if (fields.length > 0) throw new CallableError('invalid-argument', 'Some answers are not valid', { fields });
+  // The first hundred: enough to show every wrong answer of a form, and a bounded answer to a bad request.
+  if (fields.length > 0)
+    throw new CallableError('invalid-argument', 'Some answers are not valid', { fields: fields.slice(0, 100) });
   return checked;
 }
 

@@ -2,4 +2,4 @@
 export { checkOrderAnswers, checkTicketAnswers, questionsOf, recentQuestions } from './question-list';
 export { questionsCallables } from './questions.functions';
 export { questionsLiveQueries } from './questions.live';
-export { eventQuestionsTopic } from './topics';
+export { doorQuestionsTopic, eventQuestionsTopic } from './topics';

@@ -15,10 +15,10 @@ import type { Tx } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole, type EventRecord } from '../events/events.api';
-import { ticketType } from '../events/schema';
+import { event, ticketType } from '../events/schema';
 import { questionsOf } from './question-list';
 import { eventQuestion } from './schema';
-import { eventQuestionsTopic } from './topics';
+import { doorQuestionsTopic, eventQuestionsTopic } from './topics';
 
 const badCondition = () =>
   new CallableError('failed-precondition', 'A question depends on an earlier choice question, and on its options', {
@@ -26,13 +26,17 @@ const badCondition = () =>
   });
 
 /**
- * The event's questions, locked: one admin's change is made on the list as it is, not as another's
- * change left it a moment ago (positions, conditions).
+ * The event's questions, with its row locked: one admin's change is made on the list as it is, not
+ * as another's change left it a moment ago (positions, conditions), also when it has none yet.
  */
 async function lockedQuestions(tx: Tx, eventId: string): Promise<QuestionRow[]> {
-  await tx.select({ id: eventQuestion.id }).from(eventQuestion).where(eq(eventQuestion.eventId, eventId)).for('update');
+  await tx.select({ id: event.id }).from(event).where(eq(event.id, eventId)).for('update');
   return questionsOf(tx, eventId);
 }
+
+/** The change's topics: the door's list too when it touched a question whose answers the door shows. */
+const changedTopics = (eventId: string, touchesDoor: boolean) =>
+  touchesDoor ? [eventQuestionsTopic(eventId), doorQuestionsTopic(eventId)] : [eventQuestionsTopic(eventId)];
 
 /** A condition reads a choice question that comes before, and only options that question has. */
 function requireConditionOn(condition: QuestionCondition | null, before: readonly QuestionRow[]) {
@@ -88,7 +92,7 @@ export const createQuestionCallable = defineCallable(createQuestion, {
       await tx.insert(eventQuestion).values({ id: questionId, eventId: found.id, position: questions.length, ...fields });
       await audit(tx, found, ctx.user, 'question.add', input.label);
     });
-    ctx.publish(eventQuestionsTopic(found.id));
+    ctx.publish(...changedTopics(found.id, input.onScanner));
     return { questionId };
   },
 });
@@ -97,7 +101,7 @@ export const updateQuestionCallable = defineCallable(updateQuestion, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await ctx.db.transaction(async (tx) => {
+    const touchesDoor = await ctx.db.transaction(async (tx) => {
       const questions = await lockedQuestions(tx, found.id);
       const index = questions.findIndex((question) => question.id === input.questionId);
       if (index < 0) throw new CallableError('not-found', 'No such question');
@@ -121,8 +125,9 @@ export const updateQuestionCallable = defineCallable(updateQuestion, {
       const { eventId: _eventId, questionId: _questionId, ...fields } = input;
       await tx.update(eventQuestion).set(fields).where(eq(eventQuestion.id, before.id));
       await audit(tx, found, ctx.user, 'question.update', input.label);
+      return before.onScanner || input.onScanner;
     });
-    ctx.publish(eventQuestionsTopic(found.id));
+    ctx.publish(...changedTopics(found.id, touchesDoor));
     return {};
   },
 });
@@ -131,7 +136,7 @@ export const deleteQuestionCallable = defineCallable(deleteQuestion, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await ctx.db.transaction(async (tx) => {
+    const touchesDoor = await ctx.db.transaction(async (tx) => {
       const questions = await lockedQuestions(tx, found.id);
       const question = questions.find((one) => one.id === input.questionId);
       if (!question) throw new CallableError('not-found', 'No such question');
@@ -147,8 +152,9 @@ export const deleteQuestionCallable = defineCallable(deleteQuestion, {
         questions.filter((one) => one.id !== question.id),
       );
       await audit(tx, found, ctx.user, 'question.remove', question.label);
+      return question.onScanner;
     });
-    ctx.publish(eventQuestionsTopic(found.id));
+    ctx.publish(...changedTopics(found.id, touchesDoor));
     return {};
   },
 });
@@ -157,20 +163,22 @@ export const moveQuestionCallable = defineCallable(moveQuestion, {
   auth: 'required',
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await ctx.db.transaction(async (tx) => {
+    const touchesDoor = await ctx.db.transaction(async (tx) => {
       const questions = await lockedQuestions(tx, found.id);
       const index = questions.findIndex((question) => question.id === input.questionId);
       if (index < 0) throw new CallableError('not-found', 'No such question');
       const other = input.direction === 'up' ? index - 1 : index + 1;
       // At the top or the bottom already: nothing moves.
-      if (other < 0 || other >= questions.length) return;
+      if (other < 0 || other >= questions.length) return false;
       const moved = [...questions];
       [moved[index], moved[other]] = [moved[other]!, moved[index]!];
       moved.forEach((question, position) => requireConditionOn(question.showIf, moved.slice(0, position)));
       await writeOrder(tx, moved);
       await audit(tx, found, ctx.user, 'question.move', questions[index]!.label);
+      // The door lists its answers in the questions' order.
+      return questions[index]!.onScanner && questions[other]!.onScanner;
     });
-    ctx.publish(eventQuestionsTopic(found.id));
+    ctx.publish(...changedTopics(found.id, touchesDoor));
     return {};
   },
 });

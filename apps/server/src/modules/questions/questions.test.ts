@@ -332,7 +332,6 @@ describe('answers at the door and in the export', () => {
     expect(door.rows().find((row) => row.id === one!.id)!.doorAnswers).toEqual([
       { questionId: q.wheelchairId, label: 'Wheelchair access', kind: 'checkbox', value: true },
     ]);
-    door.close();
     const scanned = await t.call(
       scanTicket,
       {
@@ -347,6 +346,15 @@ describe('answers at the door and in the export', () => {
     expect(scanned.body.result.ticket?.doorAnswers).toEqual([
       expect.objectContaining({ label: 'Wheelchair access', value: true }),
     ]);
+    // A mark taken off leaves the door's list at once, whatever the scan read a moment ago.
+    await t.call(updateQuestion, { eventId: q.eventId, questionId: q.wheelchairId, label: 'Wheelchair access' }, owner.cookie);
+    await expect.poll(() => door.rows().find((row) => row.id === one!.id)!.doorAnswers, { timeout: 10_000 }).toEqual([]);
+    door.close();
+    await t.call(
+      updateQuestion,
+      { eventId: q.eventId, questionId: q.wheelchairId, label: 'Wheelchair access', onScanner: true },
+      owner.cookie,
+    );
 
     const csv = async (cookie: string) =>
       (await t.app.inject({ method: 'GET', url: `/files/events/${q.eventId}/exports/attendees.csv`, headers: { cookie } })).body

@@ -19,11 +19,29 @@ export function checkAnswers(
   ticketTypeId: string,
   draft: AnswerDraft,
 ): { answers: Answers; errors: null } | { answers: null; errors: Record<string, string> } {
-  const parsed = attendeeAnswers(questions, ticketTypeId).safeParse(draft);
+  const parsed = attendeeAnswers(questions, ticketTypeId).safeParse(normalized(questions, draft));
   if (parsed.success) return { answers: parsed.data, errors: null };
   const errors: Record<string, string> = {};
   for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issueMessage(issue, intl);
   return { answers: null, errors };
+}
+
+/**
+ * What the fields hold, as the schema reads answers: a number as typed ("-1.5", kept as text while
+ * it is typed) as a number; options the organizer has since renamed or removed left out, so that an
+ * old answer never blocks saving new ones (there is no box left to untick it).
+ */
+function normalized(questions: readonly QuestionRow[], draft: AnswerDraft): AnswerDraft {
+  const result: AnswerDraft = { ...draft };
+  for (const question of questions) {
+    const value = draft[question.id];
+    if (question.kind === 'number' && typeof value === 'string')
+      result[question.id] = value.trim() === '' ? null : Number.isFinite(Number(value)) ? Number(value) : value;
+    if (question.kind === 'choice' && typeof value === 'string' && !question.options.includes(value)) result[question.id] = null;
+    if (question.kind === 'choices' && Array.isArray(value))
+      result[question.id] = value.filter((option) => question.options.includes(option as string));
+  }
+  return result;
 }
 
 /** A choice question with this many options or fewer shows them all (radio buttons); more, a list to open. */
@@ -117,8 +135,13 @@ export function AnswerFields({
               <NumberInput
                 key={question.id}
                 {...common}
-                value={typeof value[question.id] === 'number' ? (value[question.id] as number) : ''}
-                onChange={(next) => set(question.id, typeof next === 'number' ? next : null)}
+                // Kept as typed ("-", "1.") until it is checked: a number field must let a minus or a point be typed.
+                value={
+                  typeof value[question.id] === 'number' || typeof value[question.id] === 'string'
+                    ? (value[question.id] as number | string)
+                    : ''
+                }
+                onChange={(next) => set(question.id, next)}
               />
             );
           case 'checkbox':
@@ -167,7 +190,11 @@ export function AnswerFields({
               <Checkbox.Group
                 key={question.id}
                 {...common}
-                value={Array.isArray(value[question.id]) ? (value[question.id] as string[]) : []}
+                value={
+                  Array.isArray(value[question.id])
+                    ? (value[question.id] as string[]).filter((option) => question.options.includes(option))
+                    : []
+                }
                 onChange={(next) => set(question.id, next)}
               >
                 <Stack gap={6} mt={6}>

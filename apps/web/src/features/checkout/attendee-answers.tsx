@@ -4,7 +4,7 @@ import { Button, Card, Group, Modal, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { AnswerList } from '../../lib/answers';
 import { callFunction } from '../../lib/callable';
 import { DialogFooter } from '../../lib/dialog-footer';
@@ -20,7 +20,7 @@ type Attendee = MyOrderRow['attendees'][number];
  */
 export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: string } }) {
   const intl = useIntl();
-  const [editing, setEditing] = useState<{ attendee: Attendee; number: number } | null>(null);
+  const [editing, setEditing] = useState<{ attendee: Attendee; name: string } | null>(null);
   if (order.attendees.length === 0) return null;
   const open = new Date(order.answersUntil) > new Date() && (order.status === 'paid' || order.status === 'partially_refunded');
   const typeName = (ticketTypeId: string) => order.lines.find((line) => line.ticketTypeId === ticketTypeId)?.ticketTypeName ?? '';
@@ -31,46 +31,47 @@ export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: stri
         <Title order={2} size="h3">
           <FormattedMessage id="order.answers.title" defaultMessage="Your answers" />
         </Title>
-        {order.attendees.map((attendee, index) => (
-          <Stack key={attendee.ticketId ?? index} gap={4} data-testid="attendee-answers">
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Stack gap={0}>
-                <Text fw={600}>
-                  <FormattedMessage
-                    id="order.answers.ticket"
-                    defaultMessage="Ticket {number, number}: {type}"
-                    values={{ number: index + 1, type: <span lang={order.shownIn}>{typeName(attendee.ticketTypeId)}</span> }}
-                  />
-                </Text>
-                {attendee.holderName && (
-                  <Text size="sm" c="dimmed">
-                    {attendee.holderName}
+        {order.attendees.map((attendee, index) => {
+          // Numbered within its type, as at checkout: "Workshop: ticket 2 of 2" is the same person.
+          const ofType = order.attendees.filter((other) => other.ticketTypeId === attendee.ticketTypeId);
+          const name = ticketName(intl, typeName(attendee.ticketTypeId), ofType.indexOf(attendee), ofType.length);
+          return (
+            <Stack key={attendee.ticketId ?? index} gap={4} data-testid="attendee-answers">
+              <Group justify="space-between" wrap="wrap" gap="xs">
+                <Stack gap={0}>
+                  <Text fw={600} lang={order.shownIn}>
+                    {name}
                   </Text>
-                )}
-              </Stack>
-              {open && attendee.ticketId && (
-                <Button
-                  variant="light"
-                  size="compact-sm"
-                  aria-label={intl.formatMessage(
-                    { id: 'order.answers.changeOf', defaultMessage: 'Change answers for ticket {number, number}' },
-                    { number: index + 1 },
+                  {attendee.holderName && (
+                    <Text size="sm" c="dimmed">
+                      {attendee.holderName}
+                    </Text>
                   )}
-                  onClick={() => setEditing({ attendee, number: index + 1 })}
-                >
-                  <FormattedMessage id="order.answers.change" defaultMessage="Change answers" />
-                </Button>
+                </Stack>
+                {open && attendee.ticketId && (
+                  <Button
+                    variant="light"
+                    size="compact-sm"
+                    aria-label={intl.formatMessage(
+                      { id: 'order.answers.changeFor', defaultMessage: 'Change answers: {ticket}' },
+                      { ticket: name },
+                    )}
+                    onClick={() => setEditing({ attendee, name })}
+                  >
+                    <FormattedMessage id="order.answers.change" defaultMessage="Change answers" />
+                  </Button>
+                )}
+              </Group>
+              {attendee.answers.length > 0 ? (
+                <AnswerList answers={attendee.answers} />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  <FormattedMessage id="order.answers.none" defaultMessage="Nothing was asked, or nothing answered." />
+                </Text>
               )}
-            </Group>
-            {attendee.answers.length > 0 ? (
-              <AnswerList answers={attendee.answers} />
-            ) : (
-              <Text size="sm" c="dimmed">
-                <FormattedMessage id="order.answers.none" defaultMessage="Nothing was asked, or nothing answered." />
-              </Text>
-            )}
-          </Stack>
-        ))}
+            </Stack>
+          );
+        })}
         {open ? (
           <Text size="xs" c="dimmed">
             <FormattedMessage id="order.answers.until" defaultMessage="You can change your answers until the event starts." />
@@ -82,7 +83,7 @@ export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: stri
           orderId={order.id}
           eventId={order.eventId}
           attendee={editing.attendee}
-          number={editing.number}
+          name={editing.name}
           onClose={() => setEditing(null)}
         />
       )}
@@ -90,22 +91,32 @@ export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: stri
   );
 }
 
+/** "Workshop: ticket 2 of 2", or the type's name alone for its only ticket (the checkout's words). */
+function ticketName(intl: IntlShape, type: string, index: number, count: number): string {
+  if (count === 1) return type;
+  return intl.formatMessage(
+    { id: 'picker.answers.ticketOf', defaultMessage: '{type}: ticket {number, number} of {count, number}' },
+    { type, number: index + 1, count },
+  );
+}
+
 function ChangeAnswersDialog({
   orderId,
   eventId,
   attendee,
-  number,
+  name,
   onClose,
 }: {
   orderId: string;
   eventId: string;
   attendee: Attendee;
-  number: number;
+  name: string;
   onClose: () => void;
 }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
-  const questions = useLiveQuery(eventQuestions, { eventId }).rows ?? [];
+  const questionList = useLiveQuery(eventQuestions, { eventId });
+  const questions = questionList.rows ?? [];
   const [draft, setDraft] = useState<AnswerDraft>(() => draftOf(attendee.answers));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
@@ -135,10 +146,7 @@ function ChangeAnswersDialog({
     <Modal
       opened
       onClose={onClose}
-      title={intl.formatMessage(
-        { id: 'order.answers.dialogTitle', defaultMessage: 'Answers for ticket {number, number}' },
-        { number },
-      )}
+      title={intl.formatMessage({ id: 'order.answers.dialogTitleFor', defaultMessage: 'Answers: {ticket}' }, { ticket: name })}
     >
       <form
         onSubmit={(event) => {
@@ -157,10 +165,11 @@ function ChangeAnswersDialog({
             idPrefix="change"
           />
           <DialogFooter
-            error={save.isError && Object.keys(errors).length === 0 ? errorMessage(save.error) : undefined}
+            error={save.isError ? errorMessage(save.error) : questionList.error ? errorMessage(questionList.error) : undefined}
             cancel={<FormattedMessage id="order.answers.cancel" defaultMessage="Cancel" />}
             confirm={<FormattedMessage id="order.answers.save" defaultMessage="Save answers" />}
-            pending={save.isPending}
+            // Not before the questions are known: the answers would be checked against none.
+            pending={save.isPending || questionList.rows === undefined}
             onCancel={onClose}
           />
         </Stack>

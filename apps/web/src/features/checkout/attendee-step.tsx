@@ -66,8 +66,9 @@ export function linesWithAnswers(
 }
 
 /**
- * The server's refusal of some answers (`lines.0.answers.1.<question>`), as the step's messages.
- * The server's words are English: each is shown as the browser's check would word it.
+ * The server's refusal of some answers (`lines.0.answers.1.<question>`), as the step's messages
+ * (null when it refused something else). The server's words are English: each is shown as the
+ * browser's check would word it.
  */
 export function answerErrorsOf(
   intl: IntlShape,
@@ -77,10 +78,14 @@ export function answerErrorsOf(
   if (!(error instanceof CallError) || error.code !== 'invalid-argument') return null;
   const parsed = FieldIssuesDetails.safeParse(error.details);
   const errors: Record<string, Record<string, string>> = {};
+  let aboutAnswers = false;
   for (const field of parsed.success ? parsed.data.fields : []) {
     const [first, lineIndex, second, ticketIndex, questionId] = field.path.split('.');
     const line = lines[Number(lineIndex)];
-    if (first !== 'lines' || second !== 'answers' || !line || ticketIndex === undefined || !questionId) continue;
+    if (first !== 'lines' || second !== 'answers' || !line) continue;
+    // Answers missing for a whole line (questions added since the page loaded) open the step too.
+    aboutAnswers = true;
+    if (ticketIndex === undefined || !questionId) continue;
     // The checks' own words (a required answer) are known; anything else is "Check this value."
     const issue = field.code === 'custom' ? { code: 'custom', message: field.message } : { code: 'invalid_value', message: '' };
     (errors[`${line.ticketTypeId}.${ticketIndex}`] ??= {})[questionId] = issueMessage(
@@ -88,8 +93,12 @@ export function answerErrorsOf(
       intl,
     );
   }
-  return Object.keys(errors).length > 0 ? errors : null;
+  return aboutAnswers ? errors : null;
 }
+
+const idPrefixOf = (key: string) => `ticket-${key.replaceAll('.', '-')}`;
+/** The id of a ticket's field for a question (AnswerFields names them from its prefix). */
+const fieldId = (key: string, questionId: string) => `${idPrefixOf(key)}-${questionId}`;
 
 /**
  * The checkout's second step when the event asks questions: for each ticket asked something, its
@@ -113,14 +122,20 @@ export function AttendeeStep({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const container = useRef<HTMLDivElement>(null);
+  // After a refused "Get tickets": the first question to fix takes the focus (a radio button or a
+  // box of a choice, the field itself otherwise), and the summary below is read out.
+  const first = tickets.flatMap((ticket) =>
+    questions.filter((question) => errors[ticket.key]?.[question.id]).map((question) => fieldId(ticket.key, question.id)),
+  )[0];
   useEffect(() => {
-    if (Object.keys(errors).length === 0) return;
-    container.current?.querySelector<HTMLElement>('[aria-invalid="true"], .mantine-InputWrapper-error')?.focus();
-  }, [errors]);
+    const field = first ? document.getElementById(first) : null;
+    (field?.matches('input, textarea') ? field : field?.querySelector<HTMLElement>('input, textarea'))?.focus();
+    // Each refusal (a new `errors`), not each keystroke.
+  }, [errors, first]);
+  const wrong = Object.values(errors).reduce((sum, byQuestion) => sum + Object.keys(byQuestion).length, 0);
 
   return (
-    <Stack gap="md" ref={container}>
+    <Stack gap="md">
       <Button
         variant="subtle"
         size="compact-sm"
@@ -131,7 +146,7 @@ export function AttendeeStep({
         <FormattedMessage id="picker.answers.back" defaultMessage="Back to tickets" />
       </Button>
       <Title order={3} size="h4" ref={heading} tabIndex={-1}>
-        <FormattedMessage id="picker.answers.title" defaultMessage="Who is coming?" />
+        <FormattedMessage id="picker.answers.heading" defaultMessage="Questions for each ticket" />
       </Title>
       <Text size="sm" c="dimmed">
         <FormattedMessage
@@ -163,10 +178,19 @@ export function AttendeeStep({
             value={drafts[ticket.key] ?? {}}
             onChange={(next) => onDraftsChange(ticket.key, next)}
             errors={errors[ticket.key] ?? {}}
-            idPrefix={`ticket-${ticket.key.replaceAll('.', '-')}`}
+            idPrefix={idPrefixOf(ticket.key)}
           />
         </Fieldset>
       ))}
+      <Text size="sm" c="red" role="alert">
+        {wrong > 0 && (
+          <FormattedMessage
+            id="picker.answers.wrong"
+            defaultMessage="{count, plural, one {One answer needs your attention.} other {# answers need your attention.}}"
+            values={{ count: wrong }}
+          />
+        )}
+      </Text>
     </Stack>
   );
 }

@@ -10,7 +10,7 @@ import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, Vis
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/auth-client';
 import { callFunction } from '../../lib/callable';
@@ -82,7 +82,12 @@ export function TicketPicker({
     .map((type) => ({ ticketTypeId: type.id, quantity: quantities[type.id]! }));
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   // The event's questions: asked of each ticket of the types they are for, before ordering.
-  const questions = useLiveQuery(eventQuestions, { eventId: event.id }).rows ?? [];
+  const questionList = useLiveQuery(eventQuestions, { eventId: event.id });
+  const questions = questionList.rows ?? [];
+  // Until the questions are known, nobody knows which tickets need answers (a failed list is left to
+  // the server, which refuses an order missing them).
+  const questionsKnown = questionList.rows !== undefined || questionList.error !== undefined;
+  const title = useRef<HTMLHeadingElement>(null);
   const typeNameOf = (ticketTypeId: string) => {
     const type = types?.find((one) => one.id === ticketTypeId);
     return type ? localizeTicketTypeName(type, event.contentLocale, shownIn) : { name: '', locale: shownIn };
@@ -148,7 +153,7 @@ export function TicketPicker({
   return (
     <Card withBorder shadow="sm" padding="lg">
       <Stack gap="md">
-        <Title order={2} size="h3">
+        <Title order={2} size="h3" ref={title} tabIndex={-1}>
           <FormattedMessage id="picker.title" defaultMessage="Tickets" />
         </Title>
         {event.maxPerBuyer !== null && (
@@ -169,7 +174,9 @@ export function TicketPicker({
             errors={answerErrors}
             onBack={() => {
               setAnswering(false);
+              setAnswerErrors({});
               mutation.reset();
+              title.current?.focus();
             }}
           />
         ) : (
@@ -308,7 +315,7 @@ export function TicketPicker({
           </Group>
         )}
         {session.data ? (
-          <Button size="md" onClick={submit} disabled={total === 0 || !onSale} loading={mutation.isPending}>
+          <Button size="md" onClick={submit} disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
             {asked.length > 0 && !answering ? (
               <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
             ) : (
