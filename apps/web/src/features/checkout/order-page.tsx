@@ -99,10 +99,10 @@ export function OrderPage({
         </Text>
       </Stack>
       <OrderSummary order={order} />
-      <AttendeeAnswers order={order} />
       {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
       <Outcome order={order} />
       {(order.status === 'paid' || order.status === 'partially_refunded') && holders}
+      <AttendeeAnswers order={order} />
       {order.status !== 'pending' && order.status !== 'expired' && messages?.(order.eventId)}
     </Stack>
   );
