@@ -33,8 +33,14 @@ const pdfIn = (locale: Locale, tickets = 1) =>
       code: `${code.slice(0, -2)}${index}${index}`,
       holderName: content[locale].holder,
       ticketTypeName: content[locale].type,
+      price: 2700,
+      discount: 300,
+      discountCode: 'TEAM10',
+      currency: 'EUR',
     })),
   });
+
+const free = { price: 0, discount: 0, discountCode: null, currency: 'EUR' };
 
 /** Words without the punctuation Poppler leaves on them ("الأوبرا،", "(live)"). */
 const bare = (word: string) => word.replace(/[.,،()]/g, '');
@@ -92,7 +98,7 @@ describe('the ticket PDF', () => {
         timeZone: 'Europe/Berlin',
       },
       orderReference: '1A2B-3C4D',
-      tickets: [{ code, holderName: 'Bob Buyer', ticketTypeName: 'Standing' }],
+      tickets: [{ code, holderName: 'Bob Buyer', ticketTypeName: 'Standing', ...free }],
     });
     // Left to right on the page, whatever the Arabic around them.
     const words = pdfWords(bytes);
@@ -114,8 +120,15 @@ describe('the ticket PDF', () => {
       locale: 'en',
       event: { title: 'Party 🎉 night', venue: 'Club', startsAt: new Date('2030-07-10T15:00:00Z'), timeZone: 'UTC' },
       orderReference: '1A2B-3C4D',
-      tickets: [{ code, holderName: 'Bob', ticketTypeName: 'Standing' }],
+      tickets: [{ code, holderName: 'Bob', ticketTypeName: 'Standing', ...free }],
     });
     expect(pdfText(bytes)).toContain('Party ? night');
+    // A free ticket without a code has no price line.
+    expect(pdfText(bytes)).not.toContain('Price');
+  });
+
+  it('prints what a ticket cost and its code’s discount, as the order did', async () => {
+    const text = pdfText(await pdfIn('en')).replace(/\s+/g, ' ');
+    expect(text).toContain('Price: €27.00 · Code TEAM10: €3.00 off');
   });
 });

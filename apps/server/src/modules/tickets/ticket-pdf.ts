@@ -1,3 +1,4 @@
+import { formatMoney } from '@admit/shared/money';
 import { directionOf, type Locale } from '@admit/shared/locales';
 import {
   PDFDocument,
@@ -26,7 +27,16 @@ export interface TicketPdfInput {
   pictures?: { cover: Uint8Array | null; logo: Uint8Array | null };
   /** Printed small at the bottom of each page ("Order 1A2B3C4D"), for support questions. */
   orderReference: string;
-  tickets: { code: string; holderName: string; ticketTypeName: string }[];
+  tickets: {
+    code: string;
+    holderName: string;
+    ticketTypeName: string;
+    /** What it cost, its code's discount already taken off (minor units of `currency`), and that code. */
+    price: number;
+    discount: number;
+    discountCode: string | null;
+    currency: string;
+  }[];
 }
 
 // A4 in points, and the colours of the emails.
@@ -117,7 +127,26 @@ function drawQr(page: PDFPage, code: string, x: number, top: number, size: numbe
 }
 
 /**
- * One page per ticket: event, when (in the event's zone), venue, ticket type, holder, the QR code
+ * What a ticket cost, as its page says it ("Price: €27.00 · Code TEAM10: €3.00 off"); nothing for a
+ * free ticket without a code.
+ */
+function priceLine(intl: ReturnType<typeof mailIntl>, locale: Locale, ticket: TicketPdfInput['tickets'][number]): string {
+  const parts = [];
+  if (ticket.price > 0)
+    parts.push(intl.formatMessage(mailMessages.ticketPdfPrice, { price: formatMoney(locale, ticket.price, ticket.currency) }));
+  if (ticket.discountCode && ticket.discount > 0)
+    parts.push(
+      intl.formatMessage(mailMessages.ticketPdfDiscount, {
+        code: ticket.discountCode,
+        discount: formatMoney(locale, ticket.discount, ticket.currency),
+      }),
+    );
+  else if (ticket.discountCode) parts.push(intl.formatMessage(mailMessages.ticketPdfCode, { code: ticket.discountCode }));
+  return parts.join(' · ');
+}
+
+/**
+ * One page per ticket: event, when (in the event's zone), venue, ticket type, holder, its price, the QR code
  * and the code in text. Pass only the tickets that admit someone (status 'valid').
  */
 export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
@@ -150,8 +179,16 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }),
     ),
     position: normalized(intl.formatMessage(mailMessages.ticketPdfPosition, { index: index + 1, count: input.tickets.length })),
+    price: normalized(priceLine(intl, input.locale, ticket)),
   }));
-  const texts = [title, when, venue, atTheDoor, reference, ...pages.flatMap((page) => [page.type, page.holder, page.position])];
+  const texts = [
+    title,
+    when,
+    venue,
+    atTheDoor,
+    reference,
+    ...pages.flatMap((page) => [page.type, page.holder, page.position, page.price]),
+  ];
   const regular = await prepareFonts(pdf, texts, { bold: false, direction });
   const bold = await prepareFonts(pdf, texts, { bold: true, direction });
 
@@ -198,7 +235,8 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
     page.drawLine({ start: { x: margin, y }, end: { x: margin + width, y }, thickness: 1, color: rule });
     y -= 24;
     write(ticket.type, { fonts: bold, size: 18, gap: 4, maxLines: 2 });
-    write(ticket.holder, { fonts: regular, size: 14, gap: 16, maxLines: 2 });
+    write(ticket.holder, { fonts: regular, size: 14, gap: ticket.price ? 4 : 16, maxLines: 2 });
+    if (ticket.price) write(ticket.price, { fonts: regular, size: 11, color: muted, gap: 12, maxLines: 2 });
 
     const qrSize = 260;
     drawQr(page, ticket.code, (pageSize[0] - qrSize) / 2, y, qrSize);

@@ -2,13 +2,16 @@ import { localizeTicketTypeName } from '@admit/shared/event-content';
 import type { Locale } from '@admit/shared/locales';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
+import { eventCode } from '../codes/schema';
 import { ticketType } from '../events/schema';
+import { order, orderLine } from '../orders/schema';
 import { ticket } from './schema';
 
 /**
  * An order's tickets that admit someone, in the event's order of ticket types, each with its
- * holder and its ticket type's name in `shownIn` when the type has one in it, else in the event's
- * main language (decision 0040): what the confirmation email and the PDF print.
+ * holder, what it cost (with its code's discount) and its ticket type's name in `shownIn` when the
+ * type has one in it, else in the event's main language (decision 0040): what the confirmation
+ * email and the PDF print.
  */
 export async function validTicketsOf(db: Db, orderId: string, language: { contentLocale: Locale; shownIn: Locale }) {
   const rows = await db
@@ -18,9 +21,16 @@ export async function validTicketsOf(db: Db, orderId: string, language: { conten
       holderName: ticket.holderName,
       name: ticketType.name,
       nameTranslations: ticketType.nameTranslations,
+      price: orderLine.unitPrice,
+      discount: orderLine.discount,
+      discountCode: eventCode.code,
+      currency: order.currency,
     })
     .from(ticket)
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+    .innerJoin(order, eq(order.id, ticket.orderId))
+    .innerJoin(orderLine, and(eq(orderLine.orderId, ticket.orderId), eq(orderLine.ticketTypeId, ticket.ticketTypeId)))
+    .leftJoin(eventCode, eq(eventCode.id, orderLine.codeId))
     .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
     .orderBy(asc(ticketType.position), asc(ticket.createdAt), asc(ticket.id));
   return rows.map(({ name, nameTranslations, ...shown }) => ({

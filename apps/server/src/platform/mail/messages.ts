@@ -157,6 +157,9 @@ export const mailMessages = {
 
   ticketPdfTitle: { id: 'ticketPdf.title', defaultMessage: 'Tickets for {event}' },
   ticketPdfPosition: { id: 'ticketPdf.position', defaultMessage: 'Ticket {index, number} of {count, number}' },
+  ticketPdfPrice: { id: 'ticketPdf.price', defaultMessage: 'Price: {price}' },
+  ticketPdfDiscount: { id: 'ticketPdf.discount', defaultMessage: 'Code {code}: {discount} off' },
+  ticketPdfCode: { id: 'ticketPdf.code', defaultMessage: 'With code {code}' },
   ticketPdfAtTheDoor: {
     id: 'ticketPdf.atTheDoor',
     defaultMessage: 'Show this QR code at the door, on your phone or printed. It admits one person once.',
