@@ -1,0 +1,219 @@
+import { createRoute } from '@tanstack/react-router';
+import { FormattedMessage } from 'react-intl';
+import { BackLink, ButtonLink } from '../lib/links';
+import { lazyScreen } from './lazy-screen';
+import { RequireSession } from './require-session';
+import { rootRoute } from './root-route';
+
+// The organizers' screens (/manage/…): each signed-in only, each a chunk of its own loaded when
+// first visited (decision 0042).
+
+const OrgsPage = lazyScreen(() => import('../features/orgs/orgs-page'), 'OrgsPage');
+const MembersPage = lazyScreen(() => import('../features/orgs/members-page'), 'MembersPage');
+const OrgEventsPage = lazyScreen(() => import('../features/events/org-events-page'), 'OrgEventsPage');
+const EventEditorPage = lazyScreen(() => import('../features/events/event-editor-page'), 'EventEditorPage');
+const ScannerPage = lazyScreen(() => import('../features/checkin/scanner-page'), 'ScannerPage');
+const CheckInSummary = lazyScreen(() => import('../features/checkin/check-in-summary'), 'CheckInSummary');
+const EventOrders = lazyScreen(() => import('../features/orders/event-orders'), 'EventOrders');
+const OrderDetailPage = lazyScreen(() => import('../features/orders/order-detail-page'), 'OrderDetailPage');
+const EventExports = lazyScreen(() => import('../features/exports/event-exports'), 'EventExports');
+const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-analytics-page'), 'EventAnalyticsPage');
+const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
+const EventCodesPage = lazyScreen(() => import('../features/codes/event-codes-page'), 'EventCodesPage');
+const EventQuestionsPage = lazyScreen(() => import('../features/questions/event-questions-page'), 'EventQuestionsPage');
+const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
+const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
+
+const orgsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage',
+  component: () => (
+    <RequireSession>
+      <OrgsPage />
+    </RequireSession>
+  ),
+});
+
+const orgEventsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId',
+  component: function OrgEventsRoute() {
+    const { organizationId } = orgEventsRoute.useParams();
+    return (
+      <RequireSession>
+        <OrgEventsPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
+const orgMembersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId/members',
+  component: function OrgMembersRoute() {
+    const { organizationId } = orgMembersRoute.useParams();
+    return (
+      <RequireSession>
+        <MembersPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
+const scannerRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/scan',
+  component: function ScannerRoute() {
+    const { eventId } = scannerRoute.useParams();
+    return (
+      <RequireSession>
+        <ScannerPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const eventEditorRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId',
+  component: function EventEditorRoute() {
+    const { eventId } = eventEditorRoute.useParams();
+    return (
+      <RequireSession>
+        <EventEditorPage
+          eventId={eventId}
+          door={(isAdmin) => (
+            <>
+              <CheckInSummary eventId={eventId} />
+              <EventExports
+                eventId={eventId}
+                door={!isAdmin}
+                importLink={
+                  isAdmin && (
+                    <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
+                      <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
+                    </ButtonLink>
+                  )
+                }
+              />
+            </>
+          )}
+          admin={<EventOrders eventId={eventId} />}
+        />
+      </RequireSession>
+    );
+  },
+});
+
+const importRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/import',
+  component: function ImportRoute() {
+    const { eventId } = importRoute.useParams();
+    return (
+      <RequireSession>
+        <ImportPage
+          eventId={eventId}
+          backLink={
+            <BackLink to="/manage/events/$eventId" params={{ eventId }}>
+              <FormattedMessage id="imports.back" defaultMessage="Back to the event" />
+            </BackLink>
+          }
+        />
+      </RequireSession>
+    );
+  },
+});
+
+const eventAnalyticsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/analytics',
+  component: function EventAnalyticsRoute() {
+    const { eventId } = eventAnalyticsRoute.useParams();
+    return (
+      <RequireSession>
+        <EventAnalyticsPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const eventCodesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/codes',
+  component: function EventCodesRoute() {
+    const { eventId } = eventCodesRoute.useParams();
+    return (
+      <RequireSession>
+        <EventCodesPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const eventQuestionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/questions',
+  component: function EventQuestionsRoute() {
+    const { eventId } = eventQuestionsRoute.useParams();
+    return (
+      <RequireSession>
+        <EventQuestionsPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const eventMessagesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/messages',
+  component: function EventMessagesRoute() {
+    const { eventId } = eventMessagesRoute.useParams();
+    return (
+      <RequireSession>
+        <EventMessagesPage eventId={eventId} />
+      </RequireSession>
+    );
+  },
+});
+
+const orgAnalyticsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/orgs/$organizationId/analytics',
+  component: function OrgAnalyticsRoute() {
+    const { organizationId } = orgAnalyticsRoute.useParams();
+    return (
+      <RequireSession>
+        <OrgAnalyticsPage organizationId={organizationId} />
+      </RequireSession>
+    );
+  },
+});
+
+const orderDetailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/manage/events/$eventId/orders/$orderId',
+  component: function OrderDetailRoute() {
+    const { eventId, orderId } = orderDetailRoute.useParams();
+    return (
+      <RequireSession>
+        <OrderDetailPage eventId={eventId} orderId={orderId} />
+      </RequireSession>
+    );
+  },
+});
+
+export const manageRoutes = [
+  orgsRoute,
+  orgEventsRoute,
+  orgMembersRoute,
+  scannerRoute,
+  eventEditorRoute,
+  importRoute,
+  eventAnalyticsRoute,
+  eventCodesRoute,
+  eventQuestionsRoute,
+  eventMessagesRoute,
+  orgAnalyticsRoute,
+  orderDetailRoute,
+];
