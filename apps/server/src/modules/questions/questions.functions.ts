@@ -12,7 +12,7 @@ import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../platform/audit/audit-log';
 import type { Tx } from '../../platform/db/database';
-import { defineCallable } from '../../platform/http/callable';
+import { defineCallable, type AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole, type EventRecord } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
@@ -97,14 +97,31 @@ export const createQuestionCallable = defineCallable(createQuestion, {
   },
 });
 
+/**
+ * An admin's change to one question of the event: made on the locked list, the question found by
+ * id (`not-found` otherwise); `change` says whether it touched a question the door shows, and the
+ * watchers hear of it after the commit.
+ */
+async function changeQuestion(
+  ctx: AuthedCallContext,
+  input: { eventId: string; questionId: string },
+  change: (list: { tx: Tx; found: EventRecord; questions: QuestionRow[]; index: number }) => Promise<boolean>,
+) {
+  const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+  const touchesDoor = await ctx.db.transaction(async (tx) => {
+    const questions = await lockedQuestions(tx, found.id);
+    const index = questions.findIndex((question) => question.id === input.questionId);
+    if (index < 0) throw new CallableError('not-found', 'No such question');
+    return change({ tx, found, questions, index });
+  });
+  ctx.publish(...changedTopics(found.id, touchesDoor));
+  return {};
+}
+
 export const updateQuestionCallable = defineCallable(updateQuestion, {
   auth: 'required',
-  async handler(input, ctx) {
-    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    const touchesDoor = await ctx.db.transaction(async (tx) => {
-      const questions = await lockedQuestions(tx, found.id);
-      const index = questions.findIndex((question) => question.id === input.questionId);
-      if (index < 0) throw new CallableError('not-found', 'No such question');
+  handler: (input, ctx) =>
+    changeQuestion(ctx, input, async ({ tx, found, questions, index }) => {
       const before = questions[index]!;
       if (choiceKinds.includes(before.kind) ? input.options.length < 2 : input.options.length > 0)
         throw new CallableError('invalid-argument', 'The question is not valid', {
@@ -126,20 +143,14 @@ export const updateQuestionCallable = defineCallable(updateQuestion, {
       await tx.update(eventQuestion).set(fields).where(eq(eventQuestion.id, before.id));
       await audit(tx, found, ctx.user, 'question.update', input.label);
       return before.onScanner || input.onScanner;
-    });
-    ctx.publish(...changedTopics(found.id, touchesDoor));
-    return {};
-  },
+    }),
 });
 
 export const deleteQuestionCallable = defineCallable(deleteQuestion, {
   auth: 'required',
-  async handler(input, ctx) {
-    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    const touchesDoor = await ctx.db.transaction(async (tx) => {
-      const questions = await lockedQuestions(tx, found.id);
-      const question = questions.find((one) => one.id === input.questionId);
-      if (!question) throw new CallableError('not-found', 'No such question');
+  handler: (input, ctx) =>
+    changeQuestion(ctx, input, async ({ tx, found, questions, index }) => {
+      const question = questions[index]!;
       const dependent = questions.find((one) => one.showIf?.questionId === question.id);
       if (dependent)
         throw new CallableError('failed-precondition', 'A later question depends on this one', {
@@ -153,20 +164,13 @@ export const deleteQuestionCallable = defineCallable(deleteQuestion, {
       );
       await audit(tx, found, ctx.user, 'question.remove', question.label);
       return question.onScanner;
-    });
-    ctx.publish(...changedTopics(found.id, touchesDoor));
-    return {};
-  },
+    }),
 });
 
 export const moveQuestionCallable = defineCallable(moveQuestion, {
   auth: 'required',
-  async handler(input, ctx) {
-    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    const touchesDoor = await ctx.db.transaction(async (tx) => {
-      const questions = await lockedQuestions(tx, found.id);
-      const index = questions.findIndex((question) => question.id === input.questionId);
-      if (index < 0) throw new CallableError('not-found', 'No such question');
+  handler: (input, ctx) =>
+    changeQuestion(ctx, input, async ({ tx, found, questions, index }) => {
       const other = input.direction === 'up' ? index - 1 : index + 1;
       // At the top or the bottom already: nothing moves.
       if (other < 0 || other >= questions.length) return false;
@@ -177,10 +181,7 @@ export const moveQuestionCallable = defineCallable(moveQuestion, {
       await audit(tx, found, ctx.user, 'question.move', questions[index]!.label);
       // The door lists its answers in the questions' order.
       return questions[index]!.onScanner && questions[other]!.onScanner;
-    });
-    ctx.publish(...changedTopics(found.id, touchesDoor));
-    return {};
-  },
+    }),
 });
 
 export const questionsCallables = [createQuestionCallable, updateQuestionCallable, deleteQuestionCallable, moveQuestionCallable];
