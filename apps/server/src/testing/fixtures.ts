@@ -7,7 +7,9 @@ import {
   type UpdateTicketTypeInput,
 } from '@admit/shared/event-changes';
 import { addTicketType, createEvent, publishEvent, type CreateEventInput } from '@admit/shared/events';
+import { confirmPayment, startPayment } from '@admit/shared/orders';
 import { createOrg, type OrgRole } from '@admit/shared/orgs';
+import { sandboxConfirm } from '@admit/shared/payments';
 import type { z } from 'zod';
 import { member } from '../platform/auth/organization-schema';
 import { watch } from './live-watch';
@@ -121,4 +123,14 @@ export async function changeTicketTypeAs(
   const { name, price, capacity, maxPerOrder, maxPerBuyer, salesStartLocal, salesEndLocal, hidden } = row;
   const current = { name, price, capacity, maxPerOrder, maxPerBuyer, salesStartLocal, salesEndLocal, hidden };
   await expectResult(t, updateTicketType, { ticketTypeId: type.ticketTypeId, ...current, ...changes }, cookie);
+}
+
+/**
+ * Pays a pending order as its buyer does with the sandbox provider's test card (the payment
+ * started, the card confirmed, the server asked to read it back); the order's status after.
+ */
+export async function payWithTestCard(t: TestApp, cookie: string, orderId: string) {
+  const { clientSecret } = await expectResult(t, startPayment, { orderId }, cookie);
+  await expectResult(t, sandboxConfirm, { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }, cookie);
+  return (await expectResult(t, confirmPayment, { orderId }, cookie)).status;
 }

@@ -5,7 +5,7 @@ import { sandboxConfirm } from '@admit/shared/payments';
 import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPublishedEvent } from '../../testing/fixtures';
+import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -45,16 +45,7 @@ async function eventWithCode(code: (types: { standingId: string; balconyId: stri
   return { eventId, slug, ...types };
 }
 
-async function pay(buyer: Person, orderId: string) {
-  const started = await t.call(startPayment, { orderId }, buyer.cookie);
-  expect(started.status).toBe(200);
-  await t.call(
-    sandboxConfirm,
-    { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
-    buyer.cookie,
-  );
-  return (await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status;
-}
+const pay = (buyer: Person, orderId: string) => payWithTestCard(t, buyer.cookie, orderId);
 
 async function csv(path: string) {
   const response = await t.app.inject({ method: 'GET', url: path, headers: { cookie: owner.cookie } });

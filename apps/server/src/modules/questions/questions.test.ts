@@ -1,16 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { attendees, scanTicket } from '@admit/shared/checkin';
 import {
-  confirmPayment,
   createOrder,
   myOrder,
   orderDetail,
-  startPayment,
   type CreateOrderInput,
   type MyOrderRow,
   type OrderDetailRow,
 } from '@admit/shared/orders';
-import { sandboxConfirm } from '@admit/shared/payments';
 import {
   changeAnswers,
   createQuestion,
@@ -22,7 +19,7 @@ import {
 } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, createPublishedEvent } from '../../testing/fixtures';
+import { addMember, createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -89,16 +86,7 @@ async function eventWithQuestions() {
 
 const order = (cookie: string, input: CreateOrderInput) => t.call(createOrder, input, cookie);
 
-async function pay(buyer: Person, orderId: string) {
-  const started = await t.call(startPayment, { orderId }, buyer.cookie);
-  expect(started.status).toBe(200);
-  await t.call(
-    sandboxConfirm,
-    { clientSecret: started.body.result.clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
-    buyer.cookie,
-  );
-  return (await t.call(confirmPayment, { orderId }, buyer.cookie)).body.result.status;
-}
+const pay = (buyer: Person, orderId: string) => payWithTestCard(t, buyer.cookie, orderId);
 
 describe('an event’s questions', () => {
   it('are made, changed, moved and deleted by its admins, and watched in order by anyone who may see the event', async () => {
