@@ -211,8 +211,9 @@ function TicketsTable({
                   formatMoney(intl.locale, ticket.price, order.currency)
                 )}
               </Table.Td>
-              <Table.Td>
-                <Badge variant="light" color={isValid ? 'green' : 'gray'}>
+              {/* As wide as its badge: a ticket's answers make the first column long on a phone. */}
+              <Table.Td style={{ minWidth: 88 }}>
+                <Badge variant="light" color={isValid ? 'green' : 'gray'} style={{ overflow: 'visible' }}>
                   {isValid ? (
                     <FormattedMessage id="orderDetail.ticket.valid" defaultMessage="Valid" />
                   ) : (
