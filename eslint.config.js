@@ -100,6 +100,7 @@ const notUserVisibleProps = [
 export default defineConfig(
   globalIgnores([
     '**/dist/',
+    '**/dist-server/',
     '**/node_modules/',
     'data/',
     'apps/server/drizzle/',

@@ -49,72 +49,83 @@ function offlineShell(): Plugin & { files: Set<string> } {
 
 const shell = offlineShell();
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
+  // The server's build (entry-server.tsx, the first view of public pages) needs neither the service
+  // worker nor the offline list; the browser's build writes the manifest the server reads to send a
+  // page's styles with its first view.
   plugins: [
     react(),
-    shell,
-    // The app shell (HTML, scripts, styles, message catalogs) cached by a service worker, so that a
-    // reload with no network opens the app; the data comes from the offline cache (lib/offline-cache).
-    VitePWA({
-      registerType: 'autoUpdate',
-      injectRegister: 'script-defer',
-      // Installable on a phone's home screen, so the door opens the scanner like an app. The icons are
-      // drawn from favicon.svg by scripts/make-icons.mjs; the colours are the theme's indigo on white.
-      manifest: {
-        id: '/',
-        name: 'Admit',
-        short_name: 'Admit',
-        description: 'Tickets for events and check-in at the door.',
-        lang: 'en',
-        start_url: '/',
-        scope: '/',
-        display: 'standalone',
-        theme_color: '#4c6ef5',
-        background_color: '#ffffff',
-        icons: [
-          { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
-          { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
-          { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
-        ],
-      },
-      workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png}'],
-        // Of the built chunks, only the offline screens' (`offlineShell`); the page, icons and the
-        // service worker's registration are outside assets/ and always kept.
-        manifestTransforms: [
-          (entries) => ({
-            manifest: entries.filter((entry) => !entry.url.startsWith('assets/') || shell.files.has(entry.url)),
-            warnings: [],
+    ...(isSsrBuild
+      ? []
+      : [
+          shell,
+          // The app shell (HTML, scripts, styles, message catalogs) cached by a service worker, so that a
+          // reload with no network opens the app; the data comes from the offline cache (lib/offline-cache).
+          VitePWA({
+            registerType: 'autoUpdate',
+            injectRegister: 'script-defer',
+            // Installable on a phone's home screen, so the door opens the scanner like an app. The icons are
+            // drawn from favicon.svg by scripts/make-icons.mjs; the colours are the theme's indigo on white.
+            manifest: {
+              id: '/',
+              name: 'Admit',
+              short_name: 'Admit',
+              description: 'Tickets for events and check-in at the door.',
+              lang: 'en',
+              start_url: '/',
+              scope: '/',
+              display: 'standalone',
+              theme_color: '#4c6ef5',
+              background_color: '#ffffff',
+              icons: [
+                { src: '/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+                { src: '/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+                { src: '/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+              ],
+            },
+            workbox: {
+              globPatterns: ['**/*.{js,css,html,svg,png}'],
+              // Of the built chunks, only the offline screens' (`offlineShell`); the page, icons and the
+              // service worker's registration are outside assets/ and always kept.
+              manifestTransforms: [
+                (entries) => ({
+                  manifest: entries.filter((entry) => !entry.url.startsWith('assets/') || shell.files.has(entry.url)),
+                  warnings: [],
+                }),
+              ],
+              maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
+              // The Japanese and Arabic fonts come in a few hundred files by Unicode range (8 MB in all):
+              // kept once a page has used them, never fetched ahead.
+              runtimeCaching: [
+                // The other screens' chunks and the other languages' catalogs, kept once used. Their names
+                // change with their content, so a kept one never goes stale. The page puts there too what
+                // it loaded before the worker took control (lib/keep-loaded-assets.ts).
+                {
+                  urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && /\.(js|css)$/.test(url.pathname),
+                  handler: 'CacheFirst',
+                  options: { cacheName: 'admit-assets', expiration: { maxEntries: 200 } },
+                },
+                {
+                  urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.woff2'),
+                  handler: 'CacheFirst',
+                  options: { cacheName: 'admit-fonts', expiration: { maxEntries: 300 } },
+                },
+              ],
+              // Client-side routes open the cached app; the server's own paths never do.
+              navigateFallback: '/index.html',
+              navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a)(\/|$)/, /^\/healthz$/],
+              cleanupOutdatedCaches: true,
+              // The first visit is served by the worker at once, so it is ready before the network goes.
+              clientsClaim: true,
+              skipWaiting: true,
+            },
           }),
-        ],
-        maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
-        // The Japanese and Arabic fonts come in a few hundred files by Unicode range (8 MB in all):
-        // kept once a page has used them, never fetched ahead.
-        runtimeCaching: [
-          // The other screens' chunks and the other languages' catalogs, kept once used. Their names
-          // change with their content, so a kept one never goes stale. The page puts there too what
-          // it loaded before the worker took control (lib/keep-loaded-assets.ts).
-          {
-            urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && /\.(js|css)$/.test(url.pathname),
-            handler: 'CacheFirst',
-            options: { cacheName: 'admit-assets', expiration: { maxEntries: 200 } },
-          },
-          {
-            urlPattern: ({ url }) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.woff2'),
-            handler: 'CacheFirst',
-            options: { cacheName: 'admit-fonts', expiration: { maxEntries: 300 } },
-          },
-        ],
-        // Client-side routes open the cached app; the server's own paths never do.
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a)(\/|$)/, /^\/healthz$/],
-        cleanupOutdatedCaches: true,
-        // The first visit is served by the worker at once, so it is ready before the network goes.
-        clientsClaim: true,
-        skipWaiting: true,
-      },
-    }),
+        ]),
   ],
+  // The server's build holds all it uses, React's production build included: the server runs
+  // with NODE_ENV unset by default, and React's development build draws several times slower.
+  ssr: { noExternal: true },
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   server: {
     port: 5173,
     // `npm run dev`: the API, live socket and dev outbox stay on the Admit server.
@@ -126,5 +137,5 @@ export default defineConfig({
       '/live': { target: api.replace('http', 'ws'), ws: true },
     },
   },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
-});
+  build: isSsrBuild ? { sourcemap: true } : { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
+}));

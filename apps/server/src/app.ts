@@ -346,7 +346,12 @@ export async function buildApp(options: BuildAppOptions) {
   registerBeaconRoute(app, beaconIntake);
   beaconsFirst.take = beaconFastPath(beaconIntake, { trustProxy: config.TRUST_PROXY });
 
-  await registerWebApp(app, { distDir: options.webDistDir ?? webDist, db: database.db, publicUrl: options.publicUrl });
+  await registerWebApp(app, {
+    distDir: options.webDistDir ?? webDist,
+    db: database.db,
+    publicUrl: options.publicUrl,
+    liveQueries,
+  });
 
   return app;
 }

@@ -1,11 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loadFirstViews, timeZoneOf } from './first-view';
 import { eventPageHead, withHead } from './modules/events/events.api';
 import type { Db } from './platform/db/database';
 import { sendError } from './platform/http/send-error';
+import type { LiveQuery } from './platform/live/live-query';
 import { localeOf } from './platform/mail/compose';
 
 /**
@@ -23,11 +27,31 @@ export function cacheControlOf(relativePath: string): string {
   return 'public, max-age=3600';
 }
 
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** A page made for this request: compressed as the browser takes it (quickly: it is made each time). */
+async function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  reply
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-language, cookie, accept-encoding')
+    .type('text/html; charset=utf-8');
+  if (/\bbr\b/.test(accepted))
+    return reply.header('content-encoding', 'br').send(await brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
+  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(await gzipped(html));
+  return reply.send(html);
+}
+
 /**
  * The built web app: its files (precompressed, cached by name), and for any other GET that is not an
- * API route the app's page, with a public event's head in it for `/e/<slug>` (decision 0043).
+ * API route the app's page. The event list and a public event's page come with their first view
+ * drawn in (decision 0049), and an event's page with the event in its head (decision 0043).
  */
-export async function registerWebApp(app: FastifyInstance, deps: { distDir: string; db: Db; publicUrl: string }) {
+export async function registerWebApp(
+  app: FastifyInstance,
+  deps: { distDir: string; db: Db; publicUrl: string; liveQueries: readonly LiveQuery[] },
+) {
   const { distDir } = deps;
   const hasWeb = existsSync(distDir);
   if (hasWeb)
@@ -40,6 +64,13 @@ export async function registerWebApp(app: FastifyInstance, deps: { distDir: stri
       cacheControl: false,
       setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
     });
+  const firstViews = hasWeb
+    ? await loadFirstViews(distDir).catch((error: unknown) => {
+        app.log.error({ err: error }, 'the server build of the web app could not be loaded: pages come without a first view');
+        return null;
+      })
+    : null;
+  const queries = new Map(deps.liveQueries.map((query) => [query.contract.name, query]));
   const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
   /** The built page, read once: the build does not change under a running server. */
   let indexHtml: Promise<string> | undefined;
@@ -50,23 +81,33 @@ export async function registerWebApp(app: FastifyInstance, deps: { distDir: stri
     if (request.method !== 'GET' || isApi || path.includes('.')) return sendError(reply, 'not-found', 'Not found');
     if (!hasWeb)
       return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
-    // A public event's page carries the event in its head, for links shared in chats and for search engines.
     const eventPage = /^\/e\/([\w-]{1,120})\/?$/.exec(path);
-    if (eventPage) {
-      const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
-      // A failure to read the event leaves the page as the app's own: the app shows the event anyway.
-      const head = await eventPageHead(deps.db, eventPage[1]!, locale, deps.publicUrl).catch((error: unknown) => {
-        request.log.error({ err: error }, 'the head of an event page could not be made');
-        return null;
-      });
-      if (head)
-        return reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'accept-language, cookie')
-          .type('text/html; charset=utf-8')
-          .send(withHead(await (indexHtml ??= readFile(indexFile, 'utf8')), head));
-    }
-    // Client-side routes: deep links load the app, which routes itself.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (!eventPage && path !== '/') return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
+    // A public event's page carries the event in its head, for links shared in chats and for search
+    // engines; the event list and an event's page come drawn as a visitor sees them. A failure of
+    // either leaves the page as the app's own: the app shows the page anyway.
+    const [head, view] = await Promise.all([
+      eventPage
+        ? eventPageHead(deps.db, eventPage[1]!, locale, deps.publicUrl).catch((error: unknown) => {
+            request.log.error({ err: error }, 'the head of an event page could not be made');
+            return null;
+          })
+        : null,
+      firstViews
+        ?.render(
+          request.url,
+          { locale, timeZone: timeZoneOf(request.headers.cookie) },
+          { queries, ctx: { db: deps.db, user: null, clientAddress: request.ip, log: request.log } },
+        )
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, 'the first view of a page could not be drawn');
+          return null;
+        }),
+    ]);
+    let page = await (indexHtml ??= readFile(indexFile, 'utf8'));
+    if (head) page = withHead(page, head);
+    if (view) page = firstViews!.page(page, view);
+    return sendPage(request, reply, page);
   });
 }

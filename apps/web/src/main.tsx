@@ -1,15 +1,51 @@
 import './app/mantine-first-paint.css';
 import '@mantine/notifications/styles.css';
 import './app/app.css';
+import { firstViewDataId, type FirstViewData } from '@admit/shared/first-view';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { App, queryClient, router } from './app/app';
+import { FirstViewTimeZone, timeZoneCookie, viewerTimeZone } from './lib/dates';
+import { initialLocale, loadCatalog } from './lib/i18n';
 import { keepLoadedAssets } from './lib/keep-loaded-assets';
+import { liveQueryKey } from './lib/live';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// The server tells the next first view it draws the times in this zone (first-view.ts on the server).
+document.cookie = `${timeZoneCookie}=${encodeURIComponent(viewerTimeZone())}; path=/; max-age=31536000; samesite=lax`;
 
+/** The first view the server drew of this page (decision 0049), when it was drawn in this browser's language. */
+function firstViewData(): FirstViewData | null {
+  const element = document.getElementById(firstViewDataId);
+  if (!element?.textContent) return null;
+  const data = JSON.parse(element.textContent) as FirstViewData;
+  return data.locale === initialLocale() ? data : null;
+}
+
+async function start() {
+  const root = document.getElementById('root')!;
+  const data = firstViewData();
+  if (!data) {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+    return;
+  }
+  // The browser takes over the server's page as is: the same data, language, zone and route first.
+  for (const { query, params, rows } of data.live) queryClient.setQueryData(liveQueryKey(query, params), rows);
+  const [catalog] = await Promise.all([loadCatalog(data.locale), router.load()]);
+  // The router draws its matches as on the server (no boundary of its own around them).
+  router.ssr = { manifest: undefined };
+  hydrateRoot(
+    root,
+    <StrictMode>
+      <FirstViewTimeZone.Provider value={data.timeZone}>
+        <App catalog={catalog} />
+      </FirstViewTimeZone.Provider>
+    </StrictMode>,
+  );
+}
+
+void start();
 keepLoadedAssets();

@@ -1,5 +1,5 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
-import { lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
 
 /**
  * Loads a screen's chunk together with the Mantine styles the first paint left out
@@ -15,7 +15,17 @@ export function lazyScreen<T extends Record<string, unknown>, K extends keyof T 
   return lazyRouteComponent(withMoreStyles(load), name);
 }
 
-/** A lazy part of a screen (React.lazy), with the styles it needs. */
+/**
+ * A lazy part of a screen, with the styles it needs: React.lazy until its chunk is in, then the
+ * component itself, drawn at once. So a part loaded before the browser takes over the server's first
+ * view (decision 0049) draws in the same pass as the page around it, as on the server.
+ */
 export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
-  return lazy(withMoreStyles(async () => ({ default: await load() })));
+  let loaded: ComponentType<P> | undefined;
+  let loading: Promise<ComponentType<P>> | undefined;
+  /** Loads the part (once): a route's loader awaits it for a part its page draws. */
+  const preload = () => (loading ??= withMoreStyles(load)().then((component) => (loaded = component)));
+  const Lazy = lazy(async () => ({ default: await preload() }));
+  const LazyPart = (props: P) => createElement(loaded ?? Lazy, props);
+  return Object.assign(LazyPart, { preload });
 }

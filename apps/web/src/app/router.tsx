@@ -1,8 +1,8 @@
-import { createRoute, createRouter } from '@tanstack/react-router';
+import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
 import { z } from 'zod';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
-import { lazyPart, lazyScreen, withMoreStyles } from './lazy-screen';
+import { lazyPart, lazyScreen } from './lazy-screen';
 import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
 import { manageRoutes } from './manage-routes';
@@ -11,8 +11,7 @@ import { rootRoute } from './root-route';
 // The public pages load first; the rest of the app comes in its own chunks when first visited.
 // The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
 // event is (decision 0042).
-const loadTicketPicker = withMoreStyles(() => import('../features/checkout/ticket-picker'));
-const TicketPicker = lazyPart(async () => (await loadTicketPicker()).TicketPicker);
+const TicketPicker = lazyPart(async () => (await import('../features/checkout/ticket-picker')).TicketPicker);
 const AccessibilityPage = lazyScreen(() => import('../features/accessibility/accessibility-page'), 'AccessibilityPage');
 const SignInPage = lazyScreen(() => import('../features/account/sign-in-page'), 'SignInPage');
 const SignUpPage = lazyScreen(() => import('../features/account/sign-up-page'), 'SignUpPage');
@@ -90,10 +89,12 @@ const accountRoute = createRoute({
 const publicEventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/e/$slug',
-  // Not awaited: the page renders at once, the picker's chunk and styles come while the event is fetched.
-  loader: () => {
-    void loadTicketPicker();
+  // The picker's chunk and styles come while the event is fetched; the page shows once both are in.
+  loader: async () => {
+    await TicketPicker.preload();
   },
+  // The server draws the picker in the page's first view: its chunk's styles come with the page.
+  staticData: { firstViewParts: ['src/features/checkout/ticket-picker.tsx'] },
   // The language of the event's words (`?lang=fr`, lib/event-language.ts), and an access code in the
   // link (`?code=PRESS`), applied as if typed.
   validateSearch: z.object({
@@ -177,17 +178,31 @@ const routeTree = rootRoute.addChildren([
   accessibilityRoute,
 ]);
 
-export const router = createRouter({
-  routeTree,
-  context: { queryClient: undefined! },
-  defaultPreload: 'intent',
-  // Inside the shell, so the header and its links stay usable when a page fails.
-  defaultErrorComponent: RouteError,
-  scrollRestoration: true,
-});
+/**
+ * The app's router: in the browser on its address bar, on the server (the first view of a public
+ * page, entry-server.tsx) on the one address asked for.
+ */
+export function createAppRouter(history?: RouterHistory) {
+  return createRouter({
+    routeTree,
+    history,
+    context: { queryClient: undefined! },
+    defaultPreload: 'intent',
+    // Inside the shell, so the header and its links stay usable when a page fails.
+    defaultErrorComponent: RouteError,
+    // In the browser; on the server it would add a script of its own to the first view.
+    scrollRestoration: !history,
+  });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
 
 declare module '@tanstack/react-router' {
   interface Register {
-    router: typeof router;
+    router: AppRouter;
+  }
+  interface StaticDataRouteOption {
+    /** The lazy parts a route's page draws in the first view the server sends (by source path, as the build's manifest names them). */
+    firstViewParts?: string[];
   }
 }

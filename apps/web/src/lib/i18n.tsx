@@ -38,9 +38,21 @@ const loaders: Record<Locale, () => Promise<Messages>> = {
   },
 };
 
+/** A language with its messages, loaded. */
+export interface LoadedCatalog {
+  locale: Locale;
+  messages: Messages;
+}
+
+/** The messages of `locale` (English: none, its default texts). */
+export async function loadCatalog(locale: Locale): Promise<LoadedCatalog> {
+  return { locale, messages: await loaders[locale]() };
+}
+
 const storageKey = localeCookie;
 
-function initialLocale(): Locale {
+/** The language this browser shows: the one chosen here before, else the first of the system's languages we have. */
+export function initialLocale(): Locale {
   const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
   if (isLocale(saved)) return saved;
   return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
@@ -74,10 +86,14 @@ interface LocaleChoice {
 }
 const LocaleContext = createContext<LocaleChoice>({ locale: 'en', setLocale: () => {}, pseudo: false, setPseudo: () => {} });
 
-export function LocaleProvider({ children }: { children: ReactNode }) {
-  const [locale, setLocaleState] = useState<Locale>(initialLocale);
-  const [pseudo, setPseudoState] = useState(initialPseudo);
-  const [messages, setMessages] = useState<{ locale: Locale; messages: Messages }>({ locale: 'en', messages: english });
+/**
+ * The interface's language. `initial`: the language the page's first view was drawn in (on the
+ * server, or by the server before the browser took over) with its messages already loaded.
+ */
+export function LocaleProvider({ children, initial }: { children: ReactNode; initial?: LoadedCatalog }) {
+  const [locale, setLocaleState] = useState<Locale>(() => initial?.locale ?? initialLocale());
+  const [pseudo, setPseudoState] = useState(() => !initial && initialPseudo());
+  const [messages, setMessages] = useState<LoadedCatalog>(initial ?? { locale: 'en', messages: english });
 
   useEffect(() => {
     let current = true;

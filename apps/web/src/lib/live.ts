@@ -1,6 +1,6 @@
 import type { LiveQueryContract, LiveRow, LiveServerMessage } from '@admit/shared/live';
 import { replaceEqualDeep, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState } from 'react';
 import type { z } from 'zod';
 import { callErrorOf, type CallError } from './callable';
 
@@ -179,6 +179,19 @@ export const liveClient = new LiveClient(() => `${location.protocol === 'https:'
 
 export const liveQueryKey = (name: string, params: unknown) => ['live', name, params] as const;
 
+/** A live query a page asked for, by name and parameters. */
+export interface LiveQueryAsked {
+  query: string;
+  params: unknown;
+}
+
+/**
+ * On the server only: where the first view of a public page (entry-server.tsx) notes the live
+ * queries it asked for and has no rows of yet, by their cache key; the server reads them and draws
+ * the page again with their rows.
+ */
+export const FirstViewAsked = createContext<Map<string, LiveQueryAsked> | null>(null);
+
 /**
  * Watches a live query: rows land in the TanStack Query cache (which lib/offline-cache.ts keeps),
  * and every change by anyone re-renders the component.
@@ -219,6 +232,9 @@ export function useLiveQuery<Q extends LiveQueryContract>(
     staleTime: Infinity,
     structuralSharing: shareLiveRows,
   });
+  const asked = useContext(FirstViewAsked);
+  if (import.meta.env.SSR && asked && enabled && query.data === undefined)
+    asked.set(JSON.stringify(key), { query: contract.name, params });
   return { rows: query.data, isLoading: query.data === undefined && !error, error };
 }
 

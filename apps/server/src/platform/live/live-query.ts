@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
 import type { Db } from '../db/database';
+import { CallableError } from '../http/callable-error';
 
 export interface LiveContext {
   db: Db;
@@ -63,4 +64,28 @@ export function defineLiveQuery<Q extends LiveQueryContract, A extends Auth>(
     topics: options.topics as LiveQuery['topics'],
     keyed: options.keyed as LiveQuery['keyed'],
   };
+}
+
+/**
+ * A live query's rows once, as a visitor who is not signed in would get them first on the socket
+ * (parsed by the contract, as JSON): null for a query only the signed-in may watch, parameters it
+ * refuses, or rows the visitor may not see. The first view of a public page is drawn with these.
+ */
+export async function readAsVisitor(
+  queries: ReadonlyMap<string, LiveQuery>,
+  name: string,
+  params: unknown,
+  ctx: LiveContext,
+): Promise<LiveRow[] | null> {
+  const query = queries.get(name);
+  if (!query || query.auth === 'required') return null;
+  const parsed = query.contract.params.safeParse(params);
+  if (!parsed.success) return null;
+  try {
+    const rows = await query.load(parsed.data, { ...ctx, user: null });
+    return JSON.parse(JSON.stringify(rows.map((row) => query.contract.row.parse(row)))) as LiveRow[];
+  } catch (error) {
+    if (error instanceof CallableError) return null;
+    throw error;
+  }
 }

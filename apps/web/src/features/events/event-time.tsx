@@ -1,6 +1,6 @@
 import { Stack, Text } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { formatRange, viewerTimeZone, zonesDiffer } from '../../lib/dates';
+import { formatRange, useViewerTimeZone, zonesDiffer } from '../../lib/dates';
 
 /** When an event happens, in its own zone, and in the viewer's zone where that shows another time. */
 export function EventTime({
@@ -15,8 +15,8 @@ export function EventTime({
   size?: string;
 }) {
   const intl = useIntl();
-  const viewerZone = viewerTimeZone();
-  const showViewer = zonesDiffer(new Date(startsAt), timeZone, viewerZone);
+  const viewerZone = useViewerTimeZone();
+  const showViewer = viewerZone !== null && zonesDiffer(new Date(startsAt), timeZone, viewerZone);
   return (
     <Stack gap={2}>
       <Text size={size} fw={500}>
@@ -27,7 +27,7 @@ export function EventTime({
           <FormattedMessage
             id="event.time.viewer"
             defaultMessage="Your time: {range}"
-            values={{ range: formatRange(intl.locale, startsAt, endsAt, viewerZone) }}
+            values={{ range: formatRange(intl.locale, startsAt, endsAt, viewerZone!) }}
           />
         </Text>
       )}

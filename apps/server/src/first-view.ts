@@ -1,0 +1,123 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { firstViewDataId, type FirstView, type RenderFirstView } from '@admit/shared/first-view';
+import { directionOf } from '@admit/shared/locales';
+import type { LiveContext, LiveQuery } from './platform/live/live-query';
+import { readAsVisitor } from './platform/live/live-query';
+
+// The first view of a public page (the event list, an event's page), drawn by the web app's own
+// components in its server build (apps/web/src/entry-server.tsx) and put in the page the server
+// sends, with its data, so that the browser shows the event before the app's scripts have arrived
+// and then takes the page over as is (decision 0049).
+
+/** The cookie in which the browser tells the server its time zone (apps/web/src/lib/dates.ts). */
+const timeZoneCookie = 'admit-tz';
+
+/** The viewer's zone from their cookie, when it is one this machine knows; else null. */
+export function timeZoneOf(cookieHeader: string | undefined): string | null {
+  const value = cookieHeader
+    ?.split(';')
+    .map((part) => part.trim().split('='))
+    .find(([name]) => name === timeZoneCookie)?.[1];
+  if (!value || value.length > 64) return null;
+  const zone = decodeURIComponent(value);
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return zone;
+  } catch {
+    return null;
+  }
+}
+
+/** JSON inside <script>: no "</script>" or "<!--" can close or confuse it. */
+export const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+interface ManifestChunk {
+  file: string;
+  css?: string[];
+  imports?: string[];
+}
+
+/** The web app's server build and the browser build's manifest; null when the server build is not there. */
+export async function loadFirstViews(distDir: string) {
+  const entry = path.join(distDir, '..', 'dist-server', 'entry-server.js');
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  if (!existsSync(entry) || !existsSync(manifestFile)) return null;
+  const { renderFirstView } = (await import(pathToFileURL(entry).href)) as { renderFirstView: RenderFirstView };
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+
+  /** The style sheets and scripts of lazy parts (by source path), with the chunks they import. */
+  function assetsOf(parts: string[]) {
+    const styles = new Set<string>();
+    const scripts = new Set<string>();
+    const seen = new Set<string>();
+    const add = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || seen.has(key)) return;
+      seen.add(key);
+      // A chunk of styles only (app/more-styles.ts) is a style sheet itself.
+      if (chunk.file.endsWith('.css')) styles.add(chunk.file);
+      else scripts.add(chunk.file);
+      for (const css of chunk.css ?? []) styles.add(css);
+      for (const imported of chunk.imports ?? []) add(imported);
+    };
+    parts.forEach(add);
+    // What the entry loads is in the page already.
+    const entry = Object.values(manifest).find((chunk) => (chunk as { isEntry?: boolean }).isEntry);
+    const inPage = new Set<string>();
+    const skip = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || inPage.has(chunk.file)) return;
+      inPage.add(chunk.file);
+      chunk.imports?.forEach(skip);
+    };
+    if (entry) skip(Object.keys(manifest).find((key) => manifest[key] === entry)!);
+    for (const file of inPage) scripts.delete(file);
+    for (const file of entry?.css ?? []) styles.delete(file);
+    return { styles: [...styles], scripts: [...scripts] };
+  }
+
+  return {
+    /** The first view of `url` for a visitor who is not signed in, or null when the page has none. */
+    render(url: string, request: { locale: FirstView['data']['locale']; timeZone: string | null }, live: LiveLookup) {
+      return renderFirstView({
+        url,
+        locale: request.locale,
+        timeZone: request.timeZone,
+        readLive: (name, params) => readAsVisitor(live.queries, name, params, live.ctx),
+      });
+    },
+    /** The app's page with the first view in its root element, its data beside it and its parts' files in the head. */
+    page(indexHtml: string, view: FirstView): string {
+      const { styles, scripts } = assetsOf(view.parts);
+      const head = scripts.map((file) => `<link rel="modulepreload" crossorigin href="/${file}" />`).join('\n    ');
+      // The page's style sheets first: the view can show once they are in, and the scripts, more than
+      // twenty files the browser asks for at once, would otherwise go ahead of them.
+      const sheets = indexHtml.match(/<link rel="stylesheet"[^>]*>/g) ?? [];
+      const withSheetsFirst = sheets
+        .reduce((html, sheet) => html.replace(sheet, ''), indexHtml)
+        .replace(
+          /<script type="module"/,
+          (script) =>
+            `${[...sheets, ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}" />`)].join('\n    ')}\n    ${script}`,
+        );
+      return withSheetsFirst
+        .replace(/<html lang="[^"]*">/, () => `<html lang="${view.data.locale}" dir="${directionOf(view.data.locale)}">`)
+        .replace('</head>', () => `  ${head}\n  </head>`)
+        .replace(
+          '<div id="root"></div>',
+          () =>
+            `<div id="root">${view.html}</div>\n    <script type="application/json" id="${firstViewDataId}">${jsonForScript(view.data)}</script>`,
+        );
+    },
+  };
+}
+
+export interface LiveLookup {
+  queries: ReadonlyMap<string, LiveQuery>;
+  ctx: LiveContext;
+}
+
+export type FirstViews = NonNullable<Awaited<ReturnType<typeof loadFirstViews>>>;
