@@ -1,4 +1,4 @@
-// Builds the web app when apps/web/dist is missing or older than any of its sources.
+// Builds the web app when apps/web/dist (or dist-server) is missing or older than any of its sources.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -24,8 +24,9 @@ function newestMtime(target) {
 }
 
 export function buildWebIfNeeded() {
-  const built = path.join(root, 'apps/web/dist/index.html');
-  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  // The browser's build and the server's (the first view of public pages, decision 0049): the older counts.
+  const built = [path.join(root, 'apps/web/dist/index.html'), path.join(root, 'apps/web/dist-server/entry-server.js')];
+  const builtAt = Math.min(...built.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
   const changedAt = Math.max(...sources.map((source) => newestMtime(path.join(root, source))));
   if (builtAt > changedAt) return;
   console.log(builtAt ? 'The web app changed: building it…' : 'Building the web app (first start)…');

@@ -122,10 +122,11 @@ export default defineConfig(({ isSsrBuild }) => ({
           }),
         ]),
   ],
-  // The server's build holds all it uses, React's production build included: the server runs
-  // with NODE_ENV unset by default, and React's development build draws several times slower.
+  // The server's build holds all it uses, React included, in the build's own mode (production
+  // unless NODE_ENV says otherwise, as for the journeys): the server runs with NODE_ENV unset by
+  // default, which would give it React's development build, several times slower.
   ssr: { noExternal: true },
-  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production') } : {},
   server: {
     port: 5173,
     // `npm run dev`: the API, live socket and dev outbox stay on the Admit server.

@@ -27,6 +27,8 @@ interface Sample {
   /** All script and style bytes on the wire until the page was settled. */
   totalJsBytes: number;
   totalCssBytes: number;
+  /** When the page's first byte came (Navigation Timing's responseStart). */
+  ttfbMs: number;
   fcpMs: number;
   lcpMs: number;
   cls: number;
@@ -82,7 +84,8 @@ async function measure(browser: Browser, url: string, ready: string): Promise<Sa
     const figures = await page.evaluate(() => {
       const { lcp, cls } = (window as unknown as { __figures: { lcp: number; cls: number } }).__figures;
       const fcp = performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? 0;
-      return { lcp, cls, fcp };
+      const ttfb = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? 0;
+      return { lcp, cls, fcp, ttfb };
     });
 
     const initial = await initialFiles(page.url(), finished);
@@ -93,6 +96,7 @@ async function measure(browser: Browser, url: string, ready: string): Promise<Sa
       initialCssBytes: sum(initial, /\.css$/),
       totalJsBytes: sum(finished, /\.js$/),
       totalCssBytes: sum(finished, /\.css$/),
+      ttfbMs: round(figures.ttfb, 0),
       fcpMs: round(figures.fcp, 0),
       lcpMs: round(figures.lcp, 0),
       cls: round(figures.cls, 4),
@@ -105,11 +109,12 @@ async function measure(browser: Browser, url: string, ready: string): Promise<Sa
 }
 
 /**
- * The files the page names itself (its script, modulepreloads and style sheets): what the browser
- * must have before the app's first render. Lazy chunks are everything fetched besides these.
+ * The files the page names itself (its script, modulepreloads and style sheets; an event's page
+ * names its ticket picker's too): what the browser loads before any lazy chunk. Lazy chunks are
+ * everything fetched besides these.
  */
 async function initialFiles(pageUrl: string, finished: { url: string; type: string; started: number; bytes: number }[]) {
-  const html = await (await fetch(new URL('/', pageUrl))).text();
+  const html = await (await fetch(pageUrl)).text();
   const named = new Set(
     [...html.matchAll(/(?:src|href)="(\/[^"]+\.(?:js|css))"/g)].map((match) => new URL(match[1]!, pageUrl).pathname),
   );
@@ -129,11 +134,28 @@ function summarize(samples: Sample[]) {
     initialCssKB: round(of('initialCssBytes') / 1024, 1),
     totalJsKB: round(of('totalJsBytes') / 1024, 1),
     totalCssKB: round(of('totalCssBytes') / 1024, 1),
+    ttfbMs: of('ttfbMs'),
     fcpMs: of('fcpMs'),
     lcpMs: of('lcpMs'),
     cls: of('cls'),
     stripeRequested: samples.some((sample) => sample.stripeRequested),
   };
+}
+
+/**
+ * How long the server takes to answer a page (median of 20, one at a time, brotli), each at an
+ * address of its own so that none is the one-second copy of another (first-view.ts): what a first
+ * view costs it, beside the app's page without one.
+ */
+async function serverMs(url: string) {
+  const times: number[] = [];
+  for (let index = 0; index < 20; index += 1) {
+    const started = performance.now();
+    const response = await fetch(`${url}?bench=${index}`, { headers: { 'accept-encoding': 'br', 'accept-language': 'en' } });
+    await response.arrayBuffer();
+    times.push(performance.now() - started);
+  }
+  return round(median(times), 1);
 }
 
 /** A person signed up and verified through the auth API and the dev outbox, as a browser would. */
@@ -197,6 +219,13 @@ async function main() {
   });
   await call(admit.url, organizer, 'events.publish', { eventId });
 
+  const serverTimes = {
+    eventPage: await serverMs(`${admit.url}/e/${slug}`),
+    homePage: await serverMs(`${admit.url}/`),
+    appPageWithoutFirstView: await serverMs(`${admit.url}/accessibility`),
+  };
+  console.log('server time per page (ms, median):', serverTimes);
+
   const browser = await launchChromium();
   cleanup.add('Chromium', () => browser.close());
   const pages = [
@@ -238,7 +267,7 @@ async function main() {
     label: textOption('BENCH_LABEL'),
     machine: await machine({ loadAverageAtStart, note: 'Chromium, Admit (PGlite) and this script on the same cores' }),
     inputs: { runs, cpuRate, network, viewport: '390×844, scale 3, touch', cache: 'disabled, service worker blocked' },
-    figures: { ...figures, goals },
+    figures: { ...figures, goals, serverMs: serverTimes },
     timings: samples,
   });
   await cleanup.run();

@@ -43,7 +43,7 @@ import { registerCallables } from './platform/http/callable';
 import { callableErrorFromDatabase } from './platform/http/callable-error';
 import { createOriginCheck } from './platform/http/origin';
 import { sendError } from './platform/http/send-error';
-import { registerWebApp } from './web-app';
+import { inlineScriptSources, registerWebApp } from './web-app';
 import { LiveHub, liveCloseCodes, type LiveSession } from './platform/live/live-hub';
 import { registerDevOutbox } from './platform/mail/dev-outbox';
 import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue';
@@ -171,7 +171,12 @@ export async function buildApp(options: BuildAppOptions) {
       directives: {
         defaultSrc: ["'self'"],
         // wasm-unsafe-eval: the scanner's QR decoder (ZXing in WebAssembly, served by us) where the browser has none.
-        scriptSrc: ["'self'", "'wasm-unsafe-eval'", ...(stripeCsp ? ['https://js.stripe.com'] : [])],
+        scriptSrc: [
+          "'self'",
+          "'wasm-unsafe-eval'",
+          ...inlineScriptSources(options.webDistDir ?? webDist),
+          ...(stripeCsp ? ['https://js.stripe.com'] : []),
+        ],
         frameSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(stripeCsp ? ['https://*.stripe.com'] : [])],

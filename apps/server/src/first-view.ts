@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { firstViewDataId, type FirstView, type RenderFirstView } from '@admit/shared/first-view';
 import { directionOf } from '@admit/shared/locales';
+import { jsonForScript } from './platform/http/html';
 import type { LiveContext, LiveQuery } from './platform/live/live-query';
 import { readAsVisitor } from './platform/live/live-query';
 
@@ -22,8 +23,8 @@ export function timeZoneOf(cookieHeader: string | undefined): string | null {
     .map((part) => part.trim().split('='))
     .find(([name]) => name === timeZoneCookie)?.[1];
   if (!value || value.length > 64) return null;
-  const zone = decodeURIComponent(value);
   try {
+    const zone = decodeURIComponent(value);
     new Intl.DateTimeFormat('en', { timeZone: zone });
     return zone;
   } catch {
@@ -31,8 +32,8 @@ export function timeZoneOf(cookieHeader: string | undefined): string | null {
   }
 }
 
-/** JSON inside <script>: no "</script>" or "<!--" can close or confuse it. */
-export const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+const freshForMs = 1_000;
+const maxKept = 500;
 
 interface ManifestChunk {
   file: string;
@@ -79,15 +80,34 @@ export async function loadFirstViews(distDir: string) {
     return { styles: [...styles], scripts: [...scripts] };
   }
 
+  /**
+   * Views drawn in the last second, by address, language and zone: a rush of visitors to one event
+   * costs a drawing a second, not one each. A view a second old is fine: the page goes live at once.
+   */
+  const recent = new Map<string, { at: number; view: Promise<FirstView | null> }>();
+
   return {
     /** The first view of `url` for a visitor who is not signed in, or null when the page has none. */
     render(url: string, request: { locale: FirstView['data']['locale']; timeZone: string | null }, live: LiveLookup) {
-      return renderFirstView({
+      const key = `${request.locale}\n${request.timeZone ?? ''}\n${url}`;
+      const now = Date.now();
+      const kept = recent.get(key);
+      if (kept && now - kept.at < freshForMs) return kept.view;
+      const view = renderFirstView({
         url,
         locale: request.locale,
         timeZone: request.timeZone,
         readLive: (name, params) => readAsVisitor(live.queries, name, params, live.ctx),
       });
+      recent.delete(key);
+      recent.set(key, { at: now, view });
+      // The oldest go first; the addresses (any query string) are the visitors' to choose.
+      for (const [oldKey, old] of recent) {
+        if (recent.size <= maxKept && now - old.at < freshForMs) break;
+        recent.delete(oldKey);
+      }
+      view.catch(() => recent.get(key)?.view === view && recent.delete(key));
+      return view;
     },
     /** The app's page with the first view in its root element, its data beside it and its parts' files in the head. */
     page(indexHtml: string, view: FirstView): string {
@@ -104,7 +124,7 @@ export async function loadFirstViews(distDir: string) {
             `${[...sheets, ...styles.map((file) => `<link rel="stylesheet" crossorigin href="/${file}" />`)].join('\n    ')}\n    ${script}`,
         );
       return withSheetsFirst
-        .replace(/<html lang="[^"]*">/, () => `<html lang="${view.data.locale}" dir="${directionOf(view.data.locale)}">`)
+        .replace(/<html lang="[^"]*"/, () => `<html lang="${view.data.locale}" dir="${directionOf(view.data.locale)}"`)
         .replace('</head>', () => `  ${head}\n  </head>`)
         .replace(
           '<div id="root"></div>',

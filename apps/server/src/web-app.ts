@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -25,6 +26,18 @@ export function cacheControlOf(relativePath: string): string {
   if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable';
   if (/^(index\.html|sw\.js|registerSW\.js|manifest\.webmanifest|workbox-[\w-]+\.js)$/.test(file)) return 'no-cache';
   return 'public, max-age=3600';
+}
+
+/**
+ * The Content-Security-Policy sources of the page's inline scripts (the colour scheme set before the
+ * first paint, apps/web/index.html): their SHA-256, so that no other inline script runs.
+ */
+export function inlineScriptSources(distDir: string): string[] {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!existsSync(indexFile)) return [];
+  return [...readFileSync(indexFile, 'utf8').matchAll(/<script>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) => `'sha256-${createHash('sha256').update(body!).digest('base64')}'`,
+  );
 }
 
 const brotli = promisify(brotliCompress);

@@ -26,7 +26,11 @@ export const renderFirstView: RenderFirstView = async ({ url, locale, timeZone, 
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const catalog = await loadCatalog(locale);
   const live: FirstViewLive[] = [];
-  /** Queries read already, by cache key: those a visitor may not see stay without rows (the page shows them loading). */
+  /**
+   * Queries read already, by cache key. The page's own (the first round's) must be a visitor's to see,
+   * or there is no first view (a draft's page, to its organization); a part's that a visitor may not
+   * see (a code that opens nothing) stays without rows, and the part shows it loading.
+   */
   const read = new Set<string>();
   const view = (asked: Map<string, LiveQueryAsked>) => (
     <FirstViewAsked.Provider value={asked}>
@@ -51,14 +55,16 @@ export const renderFirstView: RenderFirstView = async ({ url, locale, timeZone, 
       return { html, data: { locale, timeZone, live }, parts };
     }
     if (round === maxRounds) return null;
-    await Promise.all(
+    const answers = await Promise.all(
       unread.map(async ([key, { query, params }]) => {
         read.add(key);
         const rows = await readLive(query, params);
-        if (rows === null) return;
+        if (rows === null) return false;
         queryClient.setQueryData(liveQueryKey(query, params), rows);
         live.push({ query, params, rows });
+        return true;
       }),
     );
+    if (round === 0 && answers.includes(false)) return null;
   }
 };

@@ -6,7 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, queryClient, router } from './app/app';
 import { FirstViewTimeZone, timeZoneCookie, viewerTimeZone } from './lib/dates';
-import { initialLocale, loadCatalog } from './lib/i18n';
+import { initialLocale, loadCatalog, pseudoChosen } from './lib/i18n';
 import { keepLoadedAssets } from './lib/keep-loaded-assets';
 import { liveQueryKey } from './lib/live';
 
@@ -16,7 +16,7 @@ document.cookie = `${timeZoneCookie}=${encodeURIComponent(viewerTimeZone())}; pa
 /** The first view the server drew of this page (decision 0049), when it was drawn in this browser's language. */
 function firstViewData(): FirstViewData | null {
   const element = document.getElementById(firstViewDataId);
-  if (!element?.textContent) return null;
+  if (!element?.textContent || pseudoChosen()) return null;
   const data = JSON.parse(element.textContent) as FirstViewData;
   return data.locale === initialLocale() ? data : null;
 }

@@ -76,7 +76,9 @@ export const onIntlError: NonNullable<IntlConfig['onError']> = (error) => {
  */
 const pseudoKey = 'admit.pseudo';
 export const pseudoAvailable = import.meta.env.DEV;
-const initialPseudo = () => pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+/** Whether this browser shows the pseudo-language (development only). */
+export const pseudoChosen = () =>
+  pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
 
 interface LocaleChoice {
   locale: Locale;
@@ -92,7 +94,7 @@ const LocaleContext = createContext<LocaleChoice>({ locale: 'en', setLocale: () 
  */
 export function LocaleProvider({ children, initial }: { children: ReactNode; initial?: LoadedCatalog }) {
   const [locale, setLocaleState] = useState<Locale>(() => initial?.locale ?? initialLocale());
-  const [pseudo, setPseudoState] = useState(() => !initial && initialPseudo());
+  const [pseudo, setPseudoState] = useState(pseudoChosen);
   const [messages, setMessages] = useState<LoadedCatalog>(initial ?? { locale: 'en', messages: english });
 
   useEffect(() => {

@@ -4,6 +4,7 @@ import { and, asc, eq, ne } from 'drizzle-orm';
 import { organization } from '../../platform/auth/organization-schema';
 import type { Db } from '../../platform/db/database';
 import { imageUrl, jpegVariantOf } from '../../platform/files/uploads';
+import { escapeHtml, jsonForScript } from '../../platform/http/html';
 import { shorten } from '../../platform/mail/shown-text';
 import { event, ticketType } from './schema';
 
@@ -12,13 +13,6 @@ import { event, ticketType } from './schema';
 // description and cover in the page's <head> (Open Graph and Twitter cards) and its schema.org
 // `Event` with its offers (JSON-LD); the app then draws the page as for any other route.
 // Decision 0043 says why the head and not the whole page.
-
-/** Characters that would end an attribute or an element, as entities. */
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
-
-/** JSON inside <script>: no "</script>" or "<!--" can close or confuse it. */
-const jsonForScript = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
 
 /** A price in minor units as schema.org's decimal string ("25.00"; "1500" in yen). */
 function decimalPrice(minor: number, currency: string) {
