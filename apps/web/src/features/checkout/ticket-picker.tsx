@@ -10,7 +10,7 @@ import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, Vis
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/auth-client';
 import { callFunction } from '../../lib/callable';
@@ -21,8 +21,15 @@ import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
-import { answerErrorsOf, askedTickets, AttendeeStep, linesWithAnswers } from './attendee-step';
+import { answerErrorsOf, askedTickets } from './asked-tickets';
 import { CodeField } from './code-field';
+
+/**
+ * The questions' step, with its fields and the phone number rules: a chunk of its own, loaded once a
+ * ticket that is asked something is chosen, so that the event page does not bring it for every event.
+ */
+const loadAttendeeStep = () => import('./attendee-step');
+const AttendeeStep = lazy(async () => ({ default: (await loadAttendeeStep()).AttendeeStep }));
 
 /** A ticket type as the picker shows it: its price with the buyer's code, and without. */
 type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: boolean };
@@ -93,6 +100,10 @@ export function TicketPicker({
     return type ? localizeTicketTypeName(type, event.contentLocale, shownIn) : { name: '', locale: shownIn };
   };
   const asked = askedTickets(chosen, questions, typeNameOf);
+  const asksAnything = asked.length > 0;
+  useEffect(() => {
+    if (asksAnything) void loadAttendeeStep();
+  }, [asksAnything]);
   const [answering, setAnswering] = useState(false);
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
@@ -139,9 +150,12 @@ export function TicketPicker({
       mutation.reset();
       return setAnswering(true);
     }
-    const checked = linesWithAnswers(intl, chosen, questions, drafts);
-    setAnswerErrors(checked.errors ?? {});
-    if (checked.lines) mutation.mutate(checked.lines);
+    // The step is on screen: its chunk is in.
+    void loadAttendeeStep().then(({ linesWithAnswers }) => {
+      const checked = linesWithAnswers(intl, chosen, questions, drafts);
+      setAnswerErrors(checked.errors ?? {});
+      if (checked.lines) mutation.mutate(checked.lines);
+    });
   }
 
   if (error) return <ErrorState error={error} />;
@@ -166,19 +180,21 @@ export function TicketPicker({
           </Text>
         )}
         {answering && asked.length > 0 ? (
-          <AttendeeStep
-            questions={questions}
-            tickets={asked}
-            drafts={drafts}
-            onDraftsChange={(key, draft) => setDrafts((current) => ({ ...current, [key]: draft }))}
-            errors={answerErrors}
-            onBack={() => {
-              setAnswering(false);
-              setAnswerErrors({});
-              mutation.reset();
-              title.current?.focus();
-            }}
-          />
+          <Suspense fallback={<PageLoader />}>
+            <AttendeeStep
+              questions={questions}
+              tickets={asked}
+              drafts={drafts}
+              onDraftsChange={(key, draft) => setDrafts((current) => ({ ...current, [key]: draft }))}
+              errors={answerErrors}
+              onBack={() => {
+                setAnswering(false);
+                setAnswerErrors({});
+                mutation.reset();
+                title.current?.focus();
+              }}
+            />
+          </Suspense>
         ) : (
           types.map((type) => {
             const soldOut = type.remaining === 0;
