@@ -135,9 +135,8 @@ export async function loadFirstViews(distDir: string) {
   };
 }
 
-export interface LiveLookup {
+/** The live queries a first view may read, and the visitor's context to read them in. */
+interface LiveLookup {
   queries: ReadonlyMap<string, LiveQuery>;
   ctx: LiveContext;
 }
-
-export type FirstViews = NonNullable<Awaited<ReturnType<typeof loadFirstViews>>>;
