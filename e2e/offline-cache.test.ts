@@ -57,8 +57,10 @@ describe('a buyer opens their tickets with no network, from the offline cache', 
     await buyer.getByRole('link', { name: 'Show my tickets' }).click();
     await expect.poll(() => buyer.getByRole('img', { name: /^QR code of ticket / }).count()).toBe(2);
     const codes = await buyer.getByRole('code').allTextContents();
-    // The app shell is in the service worker's cache, the rows in IndexedDB.
-    await buyer.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 15_000 });
+    // The app shell is in the service worker's cache, the rows in IndexedDB. The worker takes
+    // control once it has fetched the whole shell: on a machine busy with the other suites (CI),
+    // that took more than 15 s.
+    await buyer.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 60_000 });
     await expect.poll(() => cacheHolds(buyer, 'tickets.mine'), { timeout: 5_000 }).toBe(true);
 
     await buyer.context().setOffline(true);

@@ -2,7 +2,7 @@ import type { FirstViewLive, RenderFirstView } from '@admit/shared/first-view';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { renderToString } from 'react-dom/server';
-import { AppTree } from './app/app-tree';
+import { AppTree, loadAppTree } from './app/app-tree';
 import { createAppRouter } from './app/router';
 import { FirstViewTimeZone } from './lib/dates';
 import { loadCatalog } from './lib/i18n';
@@ -19,7 +19,7 @@ const maxRounds = 4;
 
 export const renderFirstView: RenderFirstView = async ({ url, locale, timeZone, readLive }) => {
   const router = createAppRouter(createMemoryHistory({ initialEntries: [url] }));
-  await router.load();
+  await Promise.all([router.load(), loadAppTree()]);
   const matches = router.state.matches;
   const page = matches.at(-1);
   if (!page || !publicRoutes.has(page.routeId) || matches.some((match) => match.status !== 'success')) return null;

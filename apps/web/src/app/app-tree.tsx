@@ -10,8 +10,17 @@ import type { AppRouter } from './router';
 // draws of a public page (entry-server.tsx), so that the browser takes over the server's page as is.
 
 // The toasts' container, its transitions and portal: nothing to show at the first paint. The store that
-// `notifications.show` writes to keeps what comes before it is mounted (decision 0042).
-const Notifications = lazy(async () => ({ default: (await import('@mantine/notifications')).Notifications }));
+// `notifications.show` writes to keeps what comes before it is mounted (decision 0042). Once loaded, it
+// draws at once: the server loads it before drawing a first view (`loadAppTree`), which would
+// otherwise leave its boundary for the browser to draw (React's error 419 in the console).
+let LoadedNotifications: typeof import('@mantine/notifications').Notifications | undefined;
+const loadNotifications = async () => (LoadedNotifications = (await import('@mantine/notifications')).Notifications);
+const LazyNotifications = lazy(async () => ({ default: await loadNotifications() }));
+
+/** Loads what the tree draws lazily around every page, for a drawing on the server that is whole. */
+export async function loadAppTree() {
+  await loadNotifications();
+}
 
 /** The system's fonts; Japanese and Arabic get web fonts of their own (lib/fonts, app.css). */
 const fontFamily = 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "Helvetica Neue", Arial, sans-serif';
@@ -47,7 +56,7 @@ function ThemedApp({ router, queryClient }: { router: AppRouter; queryClient: Qu
   return (
     <MantineProvider theme={themed} defaultColorScheme="auto">
       <Suspense fallback={null}>
-        <Notifications position="top-center" />
+        {LoadedNotifications ? <LoadedNotifications position="top-center" /> : <LazyNotifications position="top-center" />}
       </Suspense>
       <RouterProvider router={router} context={{ queryClient }} />
     </MantineProvider>
