@@ -77,12 +77,13 @@ export async function registerWebApp(
       cacheControl: false,
       setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
     });
-  const firstViews = hasWeb
-    ? await loadFirstViews(distDir).catch((error: unknown) => {
-        app.log.error({ err: error }, 'the server build of the web app could not be loaded: pages come without a first view');
-        return null;
-      })
-    : null;
+  /** The web app's server build, loaded with the first page that needs it (a megabyte of script). */
+  let firstViewsLoaded: ReturnType<typeof loadFirstViews> | undefined;
+  const loadedFirstViews = () =>
+    (firstViewsLoaded ??= loadFirstViews(distDir).catch((error: unknown) => {
+      app.log.error({ err: error }, 'the server build of the web app could not be loaded: pages come without a first view');
+      return null;
+    }));
   const queries = new Map(deps.liveQueries.map((query) => [query.contract.name, query]));
   const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
   /** The built page, read once: the build does not change under a running server. */
@@ -97,6 +98,7 @@ export async function registerWebApp(
     const eventPage = /^\/e\/([\w-]{1,120})\/?$/.exec(path);
     if (!eventPage && path !== '/') return reply.header('cache-control', 'no-cache').sendFile('index.html');
     const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
+    const firstViews = await loadedFirstViews();
     // A public event's page carries the event in its head, for links shared in chats and for search
     // engines; the event list and an event's page come drawn as a visitor sees them. A failure of
     // either leaves the page as the app's own: the app shows the page anyway.
