@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { firstViewDataId, type FirstView, type RenderFirstView } from '@admit/shared/first-view';
 import { directionOf } from '@admit/shared/locales';
+import { cookieValue } from './platform/http/cookies';
 import { jsonForScript } from './platform/http/html';
 import type { LiveContext, LiveQuery } from './platform/live/live-query';
 import { readAsVisitor } from './platform/live/live-query';
@@ -18,10 +19,7 @@ const timeZoneCookie = 'admit-tz';
 
 /** The viewer's zone from their cookie, when it is one this machine knows; else null. */
 export function timeZoneOf(cookieHeader: string | undefined): string | null {
-  const value = cookieHeader
-    ?.split(';')
-    .map((part) => part.trim().split('='))
-    .find(([name]) => name === timeZoneCookie)?.[1];
+  const value = cookieValue(cookieHeader, timeZoneCookie);
   if (!value || value.length > 64) return null;
   try {
     const zone = decodeURIComponent(value);

@@ -21,6 +21,7 @@ import ja from './locales/ja.json';
 import type { Email } from './mailer';
 import { mailMessages } from './messages';
 import { shorten, shownMax } from './shown-text';
+import { cookieValue } from '../http/cookies';
 
 const written: Record<Locale, Record<string, string>> = { en: {}, de, fr, es, ja, ar };
 /** Right-to-left catalogs set each argument in its own direction (an address in an Arabic sentence). */
@@ -51,10 +52,7 @@ export const mailIntl = (locale: Locale): IntlShape => intls.get(locale)!;
 
 /** The language to write to the person behind a request in: the app's language cookie, else Accept-Language. */
 export function localeOf(cookieHeader: string | undefined, acceptLanguage: string | undefined): Locale {
-  const cookie = cookieHeader
-    ?.split(';')
-    .map((part) => part.trim().split('='))
-    .find(([name]) => name === localeCookie)?.[1];
+  const cookie = cookieValue(cookieHeader, localeCookie);
   if (isLocale(cookie)) return cookie;
   return pickLocale(acceptLanguageTags(acceptLanguage));
 }
