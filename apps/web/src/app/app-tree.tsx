@@ -1,25 +1,24 @@
 import { createTheme, MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { lazy, Suspense, useMemo } from 'react';
+import { Suspense, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { LocaleProvider, type LoadedCatalog } from '../lib/i18n';
+import { preloadableLazy } from './lazy-screen';
 import type { AppRouter } from './router';
 
 // The app below its data cache, the same in the browser (app.tsx) and for the first view the server
 // draws of a public page (entry-server.tsx), so that the browser takes over the server's page as is.
 
 // The toasts' container, its transitions and portal: nothing to show at the first paint. The store that
-// `notifications.show` writes to keeps what comes before it is mounted (decision 0042). Once loaded, it
-// draws at once: the server loads it before drawing a first view (`loadAppTree`), which would
-// otherwise leave its boundary for the browser to draw (React's error 419 in the console).
-let LoadedNotifications: typeof import('@mantine/notifications').Notifications | undefined;
-const loadNotifications = async () => (LoadedNotifications = (await import('@mantine/notifications')).Notifications);
-const LazyNotifications = lazy(async () => ({ default: await loadNotifications() }));
+// `notifications.show` writes to keeps what comes before it is mounted (decision 0042). The server loads
+// it before drawing a first view (`loadAppTree`), which would otherwise leave its boundary for the
+// browser to draw (React's error 419 in the console).
+const Notifications = preloadableLazy(async () => (await import('@mantine/notifications')).Notifications);
 
 /** Loads what the tree draws lazily around every page, for a drawing on the server that is whole. */
 export async function loadAppTree() {
-  await loadNotifications();
+  await Notifications.preload();
 }
 
 /** The system's fonts; Japanese and Arabic get web fonts of their own (lib/fonts, app.css). */
@@ -56,7 +55,7 @@ function ThemedApp({ router, queryClient }: { router: AppRouter; queryClient: Qu
   return (
     <MantineProvider theme={themed} defaultColorScheme="auto">
       <Suspense fallback={null}>
-        {LoadedNotifications ? <LoadedNotifications position="top-center" /> : <LazyNotifications position="top-center" />}
+        <Notifications position="top-center" />
       </Suspense>
       <RouterProvider router={router} context={{ queryClient }} />
     </MantineProvider>

@@ -16,16 +16,21 @@ export function lazyScreen<T extends Record<string, unknown>, K extends keyof T 
 }
 
 /**
- * A lazy part of a screen, with the styles it needs: React.lazy until its chunk is in, then the
- * component itself, drawn at once. So a part loaded before the browser takes over the server's first
- * view (decision 0049) draws in the same pass as the page around it, as on the server.
+ * A component in a chunk of its own: React.lazy until its chunk is in, then the component itself,
+ * drawn at once. So a part loaded before the browser takes over the server's first view (decision
+ * 0049), or before the server draws it, draws in the same pass as the page around it.
  */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+export function preloadableLazy<P extends object>(load: () => Promise<ComponentType<P>>) {
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
-  /** Loads the part (once): a route's loader awaits it for a part its page draws. */
-  const preload = () => (loading ??= withMoreStyles(load)().then((component) => (loaded = component)));
+  /** Loads the component (once): a route's loader awaits it for a part its page draws. */
+  const preload = () => (loading ??= load().then((component) => (loaded = component)));
   const Lazy = lazy(async () => ({ default: await preload() }));
   const LazyPart = (props: P) => createElement(loaded ?? Lazy, props);
   return Object.assign(LazyPart, { preload });
+}
+
+/** A lazy part of a screen, with the styles it needs (see preloadableLazy). */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
+  return preloadableLazy(withMoreStyles(load));
 }
