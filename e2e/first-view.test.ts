@@ -8,8 +8,11 @@ import { signUpAndVerify } from './support/sign-in';
 // see it (the event list and an event's page), and the app, once its scripts are in, takes that page
 // over as is: the same elements, no second drawing, then live (decision 0049).
 
-/** Notes, from the page's first instant, the first heading the server sent and whether anything removed it. */
-function watchFirstHeading() {
+/**
+ * Notes, from the page's first instant, the first heading and the first field (the picker's) the
+ * server sent, and whether anything removed either.
+ */
+function watchFirstView() {
   const seen = { removed: false, violations: [] as string[] };
   (window as unknown as { __firstView: typeof seen }).__firstView = seen;
   // An inline script the policy blocked (zod's probe for eval, blocked too, is of no concern here).
@@ -18,24 +21,30 @@ function watchFirstHeading() {
   });
   document.addEventListener('DOMContentLoaded', () => {
     const heading = document.querySelector('#root h1');
-    (window as unknown as { __firstHeading: Element | null }).__firstHeading = heading;
+    const field = document.querySelector('#root input');
+    Object.assign(window, { __firstHeading: heading, __firstField: field });
     new MutationObserver((records) => {
       for (const record of records)
         for (const node of Array.from(record.removedNodes))
-          if (heading && (node === heading || node.contains(heading))) seen.removed = true;
+          for (const sent of [heading, field]) if (sent && (node === sent || node.contains(sent))) seen.removed = true;
     }).observe(document.getElementById('root')!, { childList: true, subtree: true });
   });
 }
 
-/** Whether the heading on screen is still the element the server sent, never removed, and no policy was broken. */
+/**
+ * Whether the heading and the first field on screen are still the elements the server sent, never
+ * removed, and no policy was broken.
+ */
 async function tookOver(page: Page) {
   return page.evaluate(() => {
     const state = window as unknown as {
       __firstHeading: Element | null;
+      __firstField: Element | null;
       __firstView: { removed: boolean; violations: string[] };
     };
     return {
       sameHeading: state.__firstHeading !== null && state.__firstHeading === document.querySelector('#root h1'),
+      sameField: state.__firstField !== null && state.__firstField === document.querySelector('#root input'),
       removed: state.__firstView.removed,
       violations: state.__firstView.violations,
     };
@@ -107,12 +116,12 @@ describe('a visitor opening an event from a link reads it before the app’s scr
     const errors: string[] = [];
     visitor.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
     visitor.on('pageerror', (error) => errors.push(error.message));
-    await visitor.addInitScript(watchFirstHeading);
+    await visitor.addInitScript(watchFirstView);
     await visitor.goto(`/e/${slug}`);
     // Taken over: the picker answers a click.
     await visitor.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
     await visitor.getByRole('link', { name: 'Sign in to get tickets' }).waitFor();
-    expect(await tookOver(visitor)).toEqual({ sameHeading: true, removed: false, violations: [] });
+    expect(await tookOver(visitor)).toEqual({ sameHeading: true, sameField: true, removed: false, violations: [] });
     expect(errors).toEqual([]);
 
     // Live: another person's order shows without a reload.
@@ -124,7 +133,7 @@ describe('a visitor opening an event from a link reads it before the app’s scr
   it('shows the event to a visitor whose scripts never arrive, in their system’s dark scheme', async () => {
     const visitor = await journey.newPage({ colorScheme: 'dark' });
     await visitor.route('**/assets/*.js', (route) => route.abort());
-    await visitor.addInitScript(watchFirstHeading);
+    await visitor.addInitScript(watchFirstView);
     await visitor.goto(`/e/${slug}`);
     await visitor.getByRole('heading', { name: 'Basement Blues', level: 1 }).waitFor();
     expect(await visitor.getAttribute('html', 'data-mantine-color-scheme')).toBe('dark');

@@ -81,4 +81,12 @@ describe('the initial chunk', () => {
     expect(graph.files.filter((file) => /^features\/(checkout|account)\//.test(file))).toEqual([]);
     expect(graph.packages.filter((name) => /^(libphonenumber-js|@mantine\/form|@mantine\/dropzone)/.test(name))).toEqual([]);
   });
+
+  it('leaves out zod, dayjs and every contract module with schemas: the public pages name their contracts by reference', () => {
+    expect(graph.packages.filter((name) => /^(zod|dayjs)(\/|$)/.test(name))).toEqual([]);
+    const withSchemas = graph.files.filter(
+      (file) => file.includes('packages/shared/') && /from ['"]zod['"]/.test(readFileSync(resolve(webSource, file), 'utf8')),
+    );
+    expect(withSchemas).toEqual([]);
+  });
 });

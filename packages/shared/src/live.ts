@@ -4,17 +4,21 @@ import { CallableErrorBody } from './callable';
 /** Every live row has a string id: changes are sent as upserts and removes by id. */
 export type LiveRow = { id: string };
 
-export interface LiveQueryContract<Params extends z.ZodType = z.ZodType, Row extends z.ZodType<LiveRow> = z.ZodType<LiveRow>> {
-  name: string;
+export interface LiveQueryContract<
+  Params extends z.ZodType = z.ZodType,
+  Row extends z.ZodType<LiveRow> = z.ZodType<LiveRow>,
+  Name extends string = string,
+> {
+  name: Name;
   params: Params;
   row: Row;
 }
 
-export function defineLiveQueryContract<Params extends z.ZodType, Row extends z.ZodType<LiveRow>>(
-  name: string,
+export function defineLiveQueryContract<const Name extends string, Params extends z.ZodType, Row extends z.ZodType<LiveRow>>(
+  name: Name,
   params: Params,
   row: Row,
-): LiveQueryContract<Params, Row> {
+): LiveQueryContract<Params, Row, Name> {
   return { name, params, row };
 }
 

@@ -1,7 +1,7 @@
 import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
-import { z } from 'zod';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
+import { choiceParam, searchOf, textParam } from '../lib/search-params';
 import { lazyPart, lazyScreen } from './lazy-screen';
 import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
@@ -25,18 +25,21 @@ const OrderMessages = lazyScreen(() => import('../features/messages/order-messag
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: HomePage });
 
-const redirectSearch = z.object({ redirect: z.string().startsWith('/').optional().catch(undefined) });
+/** Where to go once signed in: a path of this site only. */
+const redirectOf = (search: Record<string, unknown>) => textParam(search.redirect, { startsWith: '/', max: 2000 });
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-in',
   // An email link that did not work comes back as ?method=email-link&error=INVALID_TOKEN.
-  validateSearch: redirectSearch.extend({
-    method: z.enum(['password', 'email-link', 'phone']).optional().catch(undefined),
-    error: z.string().max(64).optional().catch(undefined),
-    // An email link for a person with two-factor authentication on comes back as ?step=second-factor.
-    step: z.literal('second-factor').optional().catch(undefined),
-  }),
+  validateSearch: (search) =>
+    searchOf({
+      redirect: redirectOf(search),
+      method: choiceParam(search.method, ['password', 'email-link', 'phone']),
+      error: textParam(search.error, { max: 64 }),
+      // An email link for a person with two-factor authentication on comes back as ?step=second-factor.
+      step: choiceParam(search.step, ['second-factor']),
+    }),
   component: function SignInRoute() {
     const { redirect, method, error, step } = signInRoute.useSearch();
     return (
@@ -53,7 +56,7 @@ const signInRoute = createRoute({
 const signUpRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sign-up',
-  validateSearch: redirectSearch,
+  validateSearch: (search) => searchOf({ redirect: redirectOf(search) }),
   component: function SignUpRoute() {
     const { redirect } = signUpRoute.useSearch();
     return <SignUpPage redirectTo={redirect ?? '/'} />;
@@ -69,7 +72,7 @@ const forgotPasswordRoute = createRoute({
 const resetPasswordRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/reset-password',
-  validateSearch: z.object({ token: z.string().min(1).optional().catch(undefined) }),
+  validateSearch: (search) => searchOf({ token: textParam(search.token, { min: 1, max: 2000 }) }),
   component: function ResetPasswordRoute() {
     const { token } = resetPasswordRoute.useSearch();
     return <ResetPasswordPage token={token} />;
@@ -97,10 +100,11 @@ const publicEventRoute = createRoute({
   staticData: { firstViewParts: ['src/features/checkout/ticket-picker.tsx'] },
   // The language of the event's words (`?lang=fr`, lib/event-language.ts), and an access code in the
   // link (`?code=PRESS`), applied as if typed.
-  validateSearch: z.object({
-    lang: z.string().max(10).optional().catch(undefined),
-    code: z.string().trim().min(1).max(40).toUpperCase().optional().catch(undefined),
-  }),
+  validateSearch: (search) =>
+    searchOf({
+      lang: textParam(search.lang, { max: 10 }),
+      code: textParam(search.code, { trim: true, min: 1, max: 40 })?.toUpperCase(),
+    }),
   component: function PublicEventRoute() {
     const { slug } = publicEventRoute.useParams();
     const { code } = publicEventRoute.useSearch();
@@ -144,10 +148,11 @@ const orderRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/orders/$orderId',
   // Stripe sends the buyer back here after 3-D Secure with ?payment_intent=…&redirect_status=….
-  validateSearch: z.object({
-    paid: z.literal('1').optional().catch(undefined),
-    payment_intent: z.string().max(255).optional().catch(undefined),
-  }),
+  validateSearch: (search) =>
+    searchOf({
+      paid: choiceParam(search.paid, ['1']),
+      payment_intent: textParam(search.payment_intent, { max: 255 }),
+    }),
   component: function OrderRoute() {
     const { orderId } = orderRoute.useParams();
     const search = orderRoute.useSearch();

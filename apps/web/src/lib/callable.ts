@@ -1,5 +1,11 @@
-import type { CallableContract, CallableErrorCode } from '@admit/shared/callable';
-import { CallableErrorBody, callableErrorCodeFromHttpStatus, callableErrorCodeOf } from '@admit/shared/callable';
+import type { CallableContract } from '@admit/shared/callable';
+import {
+  callableErrorCodeFromHttpStatus,
+  callableErrorCodeOf,
+  errorOfBody,
+  type CallableErrorCode,
+} from '@admit/shared/callable-errors';
+import type { ContractRef } from '@admit/shared/contract-ref';
 import type { z } from 'zod';
 
 /** A failed call, as the browser sees it: the protocol's code, a message, and the server's details. */
@@ -22,11 +28,8 @@ export class CallError extends Error {
  * HTTP status.
  */
 export function callErrorOf(body: unknown, httpStatus: number, statusText = ''): CallError {
-  const parsed = CallableErrorBody.safeParse(body);
-  if (parsed.success) {
-    const { status, message, details } = parsed.data.error;
-    return new CallError(callableErrorCodeOf(status), message, details, httpStatus);
-  }
+  const error = errorOfBody(body);
+  if (error) return new CallError(callableErrorCodeOf(error.status), error.message, error.details, httpStatus);
   const code = callableErrorCodeFromHttpStatus(httpStatus);
   return new CallError(code, statusText || code, undefined, httpStatus);
 }
@@ -44,13 +47,16 @@ export interface CallableClientOptions {
   fetch?: typeof fetch;
 }
 
-/** Calls server functions by their shared contract over `POST /fn/<name>` (the protocol is in docs/contracts.md). */
+/**
+ * Calls server functions by their shared contract, or a reference to it by name
+ * (`@admit/shared/contract-ref`), over `POST /fn/<name>` (the protocol is in docs/contracts.md).
+ */
 export function createCallableClient({
   baseUrl = '',
   fetch: fetchImpl = globalThis.fetch.bind(globalThis),
 }: CallableClientOptions = {}) {
   return async function call<C extends CallableContract>(
-    contract: C,
+    contract: C | ContractRef<C>,
     data: z.input<C['input']>,
     options: CallOptions = {},
   ): Promise<z.output<C['output']>> {

@@ -245,6 +245,11 @@ export function useErrorMessage() {
   };
 }
 
+/** An error's sentence, for a part that loads this module lazily (lib/page-state.tsx). */
+export function ErrorSentence({ error }: { error: unknown }) {
+  return useErrorMessage()(error);
+}
+
 /** Field errors from an invalid-argument answer, keyed by field path (`lines.0.quantity`). */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof CallError) || error.code !== 'invalid-argument') return {};

@@ -1,4 +1,4 @@
-import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
+import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-event';
 import { isLocale, type Locale } from '@admit/shared/locales';
 import type { MyOrderRow } from '@admit/shared/orders';
 import type { MyTicketRow } from '@admit/shared/tickets';

@@ -1,3 +1,4 @@
+import type { ContractRef } from '@admit/shared/contract-ref';
 import type { LiveQueryContract, LiveRow, LiveServerMessage } from '@admit/shared/live';
 import { replaceEqualDeep, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState } from 'react';
@@ -193,11 +194,12 @@ export interface LiveQueryAsked {
 export const FirstViewAsked = createContext<Map<string, LiveQueryAsked> | null>(null);
 
 /**
- * Watches a live query: rows land in the TanStack Query cache (which lib/offline-cache.ts keeps),
+ * Watches a live query, by its contract or a reference to it by name (`@admit/shared/contract-ref`):
+ * rows land in the TanStack Query cache (which lib/offline-cache.ts keeps),
  * and every change by anyone re-renders the component.
  */
 export function useLiveQuery<Q extends LiveQueryContract>(
-  contract: Q,
+  contract: Q | ContractRef<Q>,
   params: z.input<Q['params']>,
   /** `attempt`: a new number subscribes again with the same params (after a refusal, "try again"). */
   options: { enabled?: boolean; attempt?: number } = {},

@@ -1,8 +1,12 @@
 import { Alert, Center, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useErrorMessage } from './error-message';
+
+// An error's sentence knows every reason any capability gives and parses its details with their
+// schemas (lib/error-message.ts): it loads when an error first shows, not with the public pages
+// (decision 0050).
+const ErrorSentence = lazy(async () => ({ default: (await import('./error-message')).ErrorSentence }));
 
 export function PageLoader() {
   const intl = useIntl();
@@ -30,7 +34,6 @@ export function NeedsNetwork() {
 
 export function ErrorState({ error }: { error: unknown }) {
   const intl = useIntl();
-  const message = useErrorMessage();
   return (
     <Alert
       color="red"
@@ -38,7 +41,9 @@ export function ErrorState({ error }: { error: unknown }) {
       title={intl.formatMessage({ id: 'page.error', defaultMessage: 'This could not be shown' })}
       my="md"
     >
-      {message(error)}
+      <Suspense fallback={null}>
+        <ErrorSentence error={error} />
+      </Suspense>
     </Alert>
   );
 }

@@ -1,8 +1,14 @@
-import { scanTicketBatch, undoCheckIn, type ScanInput, type ScanOutput } from '@admit/shared/checkin';
+import type { scanTicketBatch, undoCheckIn, ScanInput, ScanOutput } from '@admit/shared/checkin';
+import { contractRef } from '@admit/shared/contract-ref';
 import type { QueryClient } from '@tanstack/react-query';
 import { callFunction, CallError } from '../../lib/callable';
 import { onOfflineDataCleared } from '../../lib/offline-cache';
 import { allScanLogs, clearScanLogs, scansOf, updateScan } from './scan-log';
+
+// The scans are sent from the app's first load (a reload at the door sends what waited), so by name:
+// the contracts' schemas stay out of that load (decision 0050).
+const scanBatch = contractRef<typeof scanTicketBatch>('checkin.scanBatch');
+const undo = contractRef<typeof undoCheckIn>('checkin.undo');
 
 export const scanMutationKey = ['checkin', 'scan'] as const;
 export const undoMutationKey = ['checkin', 'undo'] as const;
@@ -35,7 +41,7 @@ function createScanBatcher(maxBatch = 500) {
   let scheduled = false;
   const send = async (batch: Waiting[]) => {
     try {
-      const { answers } = await callFunction(scanTicketBatch, { scans: batch.map((one) => one.input) });
+      const { answers } = await callFunction(scanBatch, { scans: batch.map((one) => one.input) });
       batch.forEach((one, index) => one.resolve(answers[index]!));
     } catch (error) {
       for (const one of batch) one.reject(error);
@@ -91,7 +97,7 @@ export function registerCheckinMutations(queryClient: QueryClient) {
       // and is tried again later (an undo that overtook its scan would be lost).
       const scan = scansOf(input.eventId).find((entry) => entry.key === input.scanKey);
       if (scan && !scan.server) throw new CallError('unavailable', 'The scan has not reached the server yet');
-      return callFunction(undoCheckIn, input);
+      return callFunction(undo, input);
     },
   });
   onOfflineDataCleared(clearScanLogs);

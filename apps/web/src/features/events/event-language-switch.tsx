@@ -1,4 +1,4 @@
-import { eventLocales, type EventContent } from '@admit/shared/event-content';
+import { eventLocales, type EventContent } from '@admit/shared/localize-event';
 import { localeNames, type Locale } from '@admit/shared/locales';
 import { Group } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';

@@ -1,6 +1,7 @@
 import { AnchorLink } from '../../lib/links';
-import { localizeEvent } from '@admit/shared/event-content';
-import { publishedEvents } from '@admit/shared/events';
+import { contractRef } from '@admit/shared/contract-ref';
+import type { publishedEvents } from '@admit/shared/events';
+import { localizeEvent } from '@admit/shared/localize-event';
 import { directionOf } from '@admit/shared/locales';
 import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -15,7 +16,7 @@ import { EventTime } from './event-time';
 export function HomePage() {
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'pageTitle.home', defaultMessage: 'Events' }));
-  const { rows, isLoading, error } = useLiveQuery(publishedEvents, {});
+  const { rows, isLoading, error } = useLiveQuery(contractRef<typeof publishedEvents>('events.published'), {});
   const language = useEventLanguage();
   useFontsFor(
     ...(rows ?? []).map((event) => {

@@ -1,5 +1,6 @@
-import { localizeEvent } from '@admit/shared/event-content';
-import { publicEvent, type PublicEventRow } from '@admit/shared/events';
+import { contractRef } from '@admit/shared/contract-ref';
+import type { publicEvent, PublicEventRow } from '@admit/shared/events';
+import { localizeEvent } from '@admit/shared/localize-event';
 import { directionOf } from '@admit/shared/locales';
 import { Alert, Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -17,7 +18,7 @@ import { EventTime } from './event-time';
 
 export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (event: PublicEventRow) => ReactNode }) {
   const intl = useIntl();
-  const { rows, error } = useLiveQuery(publicEvent, { slug });
+  const { rows, error } = useLiveQuery(contractRef<typeof publicEvent>('events.public'), { slug });
   // The event's words in the language asked for when it has them, else in its main language.
   const asked = useEventLanguage();
   const shown = rows?.[0] && localizeEvent(rows[0], asked);
