@@ -138,5 +138,16 @@ export default defineConfig(({ isSsrBuild }) => ({
       '/live': { target: api.replace('http', 'ws'), ws: true },
     },
   },
-  build: isSsrBuild ? { sourcemap: true } : { outDir: 'dist', emptyOutDir: true, sourcemap: true, manifest: true },
+  build: isSsrBuild
+    ? { sourcemap: true }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        sourcemap: true,
+        manifest: true,
+        // What the entry imports statically, all of which a page loads before it draws, in one chunk
+        // rather than some twenty-five small ones the lazy chunks share: fewer requests on a slow
+        // network, and 8 KB less once compressed, as one file compresses better than many (decision 0050).
+        rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] } } },
+      },
 }));

@@ -5,7 +5,8 @@ import { IconUser } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { authClient, type SignedIn } from '../lib/auth-client';
+import { authClient } from '../lib/auth-client';
+import type { SignedIn } from '../lib/session';
 import { liveClient } from '../lib/live';
 import { clearOfflineData } from '../lib/offline-cache';
 

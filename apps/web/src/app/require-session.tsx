@@ -3,7 +3,7 @@ import { Center, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useLocation } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSession } from '../lib/auth-client';
+import { useSession } from '../lib/session';
 import { usePageTitle } from '../lib/page-title';
 
 /** Shows its children to a signed-in person, and a way to sign in to everyone else. */

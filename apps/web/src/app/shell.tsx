@@ -4,7 +4,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';
 import { Suspense, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSession } from '../lib/auth-client';
+import { useSession } from '../lib/session';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { lazyPart } from './lazy-screen';
 import { OfflineNotice } from './offline-notice';

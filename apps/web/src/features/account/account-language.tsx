@@ -1,6 +1,6 @@
 import { setAccountLanguage } from '@admit/shared/account';
 import { useEffect } from 'react';
-import { useSession } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { useLocale } from '../../lib/i18n';
 

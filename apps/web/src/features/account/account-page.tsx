@@ -1,7 +1,7 @@
 import { isPlaceholderEmail, shownContact } from '@admit/shared/people';
 import { Paper, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSession } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { ChangeEmailForm } from './change-email-form';

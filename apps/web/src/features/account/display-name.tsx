@@ -4,7 +4,8 @@ import { useForm } from '@mantine/form';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { z } from 'zod';
-import { authClient, useSession } from '../../lib/auth-client';
+import { authClient } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { validateWith } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 

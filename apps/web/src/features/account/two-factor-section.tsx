@@ -16,7 +16,8 @@ import {
 import QRCode from 'qrcode';
 import { useEffect, useState, type FormEvent } from 'react';
 import { defineMessages, FormattedMessage, useIntl, type IntlShape } from 'react-intl';
-import { authClient, useSession } from '../../lib/auth-client';
+import { authClient } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { requiredMessage } from '../../lib/form';
 import { authErrorMessage } from './auth-error';
 import { useHasPassword } from './use-has-password';

@@ -12,7 +12,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSession } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
 import { sendStep, useStep } from '../../lib/beacon';

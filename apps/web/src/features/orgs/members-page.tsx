@@ -34,7 +34,7 @@ import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { useSession } from '../../lib/auth-client';
+import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
