@@ -89,4 +89,9 @@ describe('the initial chunk', () => {
     );
     expect(withSchemas).toEqual([]);
   });
+
+  it('leaves out Better Auth’s client, which loads when a screen first asks who is signed in', () => {
+    expect(graph.packages.filter((name) => /^(better-auth|@better-auth\/|@better-fetch\/)/.test(name))).toEqual([]);
+    expect(graph.files).not.toContain('lib/auth-client.ts');
+  });
 });

@@ -100,3 +100,29 @@ export function errorOfBody(body: unknown): CallableErrorBody['error'] | null {
   if (typeof status !== 'string' || typeof message !== 'string') return null;
   return { status, message, ...(details === undefined ? {} : { details }) };
 }
+
+/** One field that failed its schema, as listed in an invalid-argument error's details. */
+export interface FieldIssue {
+  path: string;
+  message: string;
+  code: string;
+}
+
+/** An `invalid-argument` answer's details: every field that is not valid. */
+export interface FieldIssuesDetails {
+  fields: FieldIssue[];
+}
+
+/** The fields an `invalid-argument` answer's details list as not valid; none when they list none. */
+export function fieldIssuesIn(details: unknown): FieldIssue[] {
+  const fields = details && typeof details === 'object' && 'fields' in details ? details.fields : undefined;
+  if (!Array.isArray(fields)) return [];
+  return fields.filter(
+    (field): field is FieldIssue =>
+      typeof field === 'object' &&
+      field !== null &&
+      typeof field.path === 'string' &&
+      typeof field.message === 'string' &&
+      typeof field.code === 'string',
+  );
+}

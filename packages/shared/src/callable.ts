@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { callableErrorCodes, canonicalStatusOf, type CallableErrorBody, type CallableErrorCode } from './callable-errors';
+import {
+  callableErrorCodes,
+  canonicalStatusOf,
+  type CallableErrorBody,
+  type CallableErrorCode,
+  type FieldIssue,
+} from './callable-errors';
 
 export * from './callable-errors';
 
@@ -9,14 +15,6 @@ export const CallableErrorCodeSchema = z.enum(callableErrorCodes as [CallableErr
 export function callableErrorBody(code: CallableErrorCode, message: string, details?: unknown): CallableErrorBody {
   return { error: { status: canonicalStatusOf[code], message, ...(details === undefined ? {} : { details }) } };
 }
-
-/** One field that failed its schema, as listed in an invalid-argument error's details. */
-export const FieldIssue = z.object({ path: z.string(), message: z.string(), code: z.string() });
-export type FieldIssue = z.infer<typeof FieldIssue>;
-
-/** An `invalid-argument` answer's details: every field that is not valid. */
-export const FieldIssuesDetails = z.object({ fields: z.array(FieldIssue) });
-export type FieldIssuesDetails = z.infer<typeof FieldIssuesDetails>;
 
 export function fieldIssuesOf(error: z.ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({

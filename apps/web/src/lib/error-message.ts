@@ -1,4 +1,4 @@
-import { FieldIssuesDetails, type CallableErrorCode } from '@admit/shared/callable';
+import { fieldIssuesIn, type CallableErrorCode } from '@admit/shared/callable-errors';
 import { failureOf, type FailureDetails, type FailureReason } from '@admit/shared/failures';
 import { SoldOutDetails } from '@admit/shared/orders';
 import { defineMessages, useIntl, type IntlShape, type MessageDescriptor } from 'react-intl';
@@ -253,7 +253,5 @@ export function ErrorSentence({ error }: { error: unknown }) {
 /** Field errors from an invalid-argument answer, keyed by field path (`lines.0.quantity`). */
 export function fieldErrorsOf(error: unknown): Record<string, string> {
   if (!(error instanceof CallError) || error.code !== 'invalid-argument') return {};
-  const parsed = FieldIssuesDetails.safeParse(error.details);
-  const fields = parsed.success ? parsed.data.fields : [];
-  return Object.fromEntries(fields.map((field) => [field.path, field.message]));
+  return Object.fromEntries(fieldIssuesIn(error.details).map((field) => [field.path, field.message]));
 }

@@ -6,7 +6,16 @@ import { FormattedMessage, useIntl } from 'react-intl';
 // An error's sentence knows every reason any capability gives and parses its details with their
 // schemas (lib/error-message.ts): it loads when an error first shows, not with the public pages
 // (decision 0050).
-const ErrorSentence = lazy(async () => ({ default: (await import('./error-message')).ErrorSentence }));
+const LazyErrorSentence = lazy(async () => ({ default: (await import('./error-message')).ErrorSentence }));
+
+/** An error's sentence, in its language, once its messages are in (nothing until then). */
+export function ErrorSentence({ error }: { error: unknown }) {
+  return (
+    <Suspense fallback={null}>
+      <LazyErrorSentence error={error} />
+    </Suspense>
+  );
+}
 
 export function PageLoader() {
   const intl = useIntl();
@@ -41,9 +50,7 @@ export function ErrorState({ error }: { error: unknown }) {
       title={intl.formatMessage({ id: 'page.error', defaultMessage: 'This could not be shown' })}
       my="md"
     >
-      <Suspense fallback={null}>
-        <ErrorSentence error={error} />
-      </Suspense>
+      <ErrorSentence error={error} />
     </Alert>
   );
 }

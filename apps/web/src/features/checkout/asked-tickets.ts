@@ -1,6 +1,7 @@
-import { FieldIssuesDetails } from '@admit/shared/callable';
-import type { localizeTicketTypeName } from '@admit/shared/event-content';
-import { hasQuestionsFor, type QuestionRow } from '@admit/shared/questions';
+import { fieldIssuesIn } from '@admit/shared/callable-errors';
+import type { localizeTicketTypeName } from '@admit/shared/localize-event';
+import type { QuestionRow } from '@admit/shared/questions';
+import { hasQuestionsFor } from '@admit/shared/questions-asked';
 import type { IntlShape } from 'react-intl';
 import { CallError } from '../../lib/callable';
 import { issueMessage } from '../../lib/form';
@@ -50,10 +51,9 @@ export function answerErrorsOf(
   lines: readonly { ticketTypeId: string }[],
 ): Record<string, Record<string, string>> | null {
   if (!(error instanceof CallError) || error.code !== 'invalid-argument') return null;
-  const parsed = FieldIssuesDetails.safeParse(error.details);
   const errors: Record<string, Record<string, string>> = {};
   let aboutAnswers = false;
-  for (const field of parsed.success ? parsed.data.fields : []) {
+  for (const field of fieldIssuesIn(error.details)) {
     const [first, lineIndex, second, ticketIndex, questionId] = field.path.split('.');
     const line = lines[Number(lineIndex)];
     if (first !== 'lines' || second !== 'answers' || !line) continue;

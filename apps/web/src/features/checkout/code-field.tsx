@@ -5,7 +5,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { Discount } from '@admit/shared/codes';
 import type { CallError } from '../../lib/callable';
 import { discountWords } from '../../lib/discount-text';
-import { useErrorMessage } from '../../lib/error-message';
+import { ErrorSentence } from '../../lib/page-state';
 
 /** What an applied code does, once the server answered. */
 export interface AppliedCode {
@@ -36,7 +36,6 @@ export function CodeField({
   applied: AppliedCode | undefined;
 }) {
   const intl = useIntl();
-  const errorMessage = useErrorMessage();
   const [open, setOpen] = useState(code !== null);
   const [draft, setDraft] = useState(code ?? '');
   const input = useRef<HTMLInputElement>(null);
@@ -122,7 +121,7 @@ export function CodeField({
           label={intl.formatMessage({ id: 'picker.code.field', defaultMessage: 'Discount or access code' })}
           value={draft}
           onChange={(changed) => setDraft(changed.currentTarget.value)}
-          error={code !== null && error ? errorMessage(error) : undefined}
+          error={code !== null && error ? <ErrorSentence error={error} /> : undefined}
           maxLength={40}
           autoCapitalize="characters"
           autoComplete="off"

@@ -1,11 +1,11 @@
 import { ButtonLink } from '../../lib/links';
-import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
-import type { PublicEventRow, TicketAvailabilityRow } from '@admit/shared/events';
+import type { codeTicketTypes } from '@admit/shared/codes';
+import { contractRef } from '@admit/shared/contract-ref';
+import type { PublicEventRow, ticketAvailability, TicketAvailabilityRow } from '@admit/shared/events';
+import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-event';
 import { directionOf } from '@admit/shared/locales';
-import { ticketAvailability } from '@admit/shared/events';
-import { codeTicketTypes } from '@admit/shared/codes';
-import { createOrder, type CreateOrderInput } from '@admit/shared/orders';
-import { eventQuestions } from '@admit/shared/questions';
+import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
+import type { eventQuestions } from '@admit/shared/questions';
 import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -14,12 +14,11 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
-import { useErrorMessage } from '../../lib/error-message';
 import { sendStep, useStep } from '../../lib/beacon';
 import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
-import { ErrorState, PageLoader } from '../../lib/page-state';
+import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
 import { answerErrorsOf, askedTickets } from './asked-tickets';
 import { CodeField } from './code-field';
@@ -28,6 +27,13 @@ import { CodeField } from './code-field';
  * The questions' step, with its fields and the phone number rules: a chunk of its own, loaded once a
  * ticket that is asked something is chosen, so that the event page does not bring it for every event.
  */
+// The picker is drawn in the event page's first view and loaded before the page is taken over: its
+// contracts by name, so that it loads neither zod nor their modules' schemas (decision 0050).
+const availability = contractRef<typeof ticketAvailability>('events.availability');
+const typesOfCode = contractRef<typeof codeTicketTypes>('codes.ticketTypes');
+const questionsOfEvent = contractRef<typeof eventQuestions>('questions.ofEvent');
+const orderCreation = contractRef<typeof createOrder>('orders.create');
+
 const loadAttendeeStep = () => import('./attendee-step');
 const AttendeeStep = lazy(async () => ({ default: (await loadAttendeeStep()).AttendeeStep }));
 
@@ -51,11 +57,10 @@ export function TicketPicker({
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const errorMessage = useErrorMessage();
-  const { rows: publicTypes, error } = useLiveQuery(ticketAvailability, { eventId: event.id });
+  const { rows: publicTypes, error } = useLiveQuery(availability, { eventId: event.id });
   // Applying a code again (after "try again in 5 minutes") asks the server again.
   const [attempt, setAttempt] = useState(0);
-  const withCode = useLiveQuery(codeTicketTypes, { eventId: event.id, code: code ?? '' }, { enabled: code !== null, attempt });
+  const withCode = useLiveQuery(typesOfCode, { eventId: event.id, code: code ?? '' }, { enabled: code !== null, attempt });
   const codeWorks = code !== null && !withCode.error && withCode.rows !== undefined;
   // The code's types that it still has room for: a used-up code takes nothing off.
   const codeRows = new Map((codeWorks ? withCode.rows! : []).filter((row) => row.remaining > 0).map((row) => [row.id, row]));
@@ -89,7 +94,7 @@ export function TicketPicker({
     .map((type) => ({ ticketTypeId: type.id, quantity: quantities[type.id]! }));
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   // The event's questions: asked of each ticket of the types they are for, before ordering.
-  const questionList = useLiveQuery(eventQuestions, { eventId: event.id });
+  const questionList = useLiveQuery(questionsOfEvent, { eventId: event.id });
   const questions = questionList.rows ?? [];
   // Until the questions are known, nobody knows which tickets need answers (a failed list is left to
   // the server, which refuses an order missing them).
@@ -114,7 +119,7 @@ export function TicketPicker({
   );
   const mutation = useMutation({
     mutationFn: (lines: CreateOrderInput['lines']) =>
-      callFunction(createOrder, {
+      callFunction(orderCreation, {
         eventId: event.id,
         lines,
         idempotencyKey,
@@ -317,7 +322,7 @@ export function TicketPicker({
         )}
         {mutation.isError && (
           <Alert color="red" role="alert">
-            {errorMessage(mutation.error)}
+            <ErrorSentence error={mutation.error} />
           </Alert>
         )}
         {price > 0 && (
