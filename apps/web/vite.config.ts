@@ -17,6 +17,9 @@ const offlineScreens = [
   /src\/features\/checkout\/ticket-picker\.tsx$/,
   /src\/app\/(more-styles|account-menu)\.ts/,
   /src\/features\/account\/(display-name|account-language)\.tsx$/,
+  // Who is signed in (lib/session.ts loads Better Auth's client) and an error's sentence: both load
+  // lazily on every screen (decision 0050).
+  /src\/lib\/(auth-client|error-message)\.ts$/,
   /@mantine\/notifications\/esm\/index\.mjs$/,
 ];
 
