@@ -1,7 +1,7 @@
 import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
-import { choiceParam, searchOf, textParam } from '../lib/search-params';
+import { choiceParam, searchOf, sitePathParam, textParam } from '../lib/search-params';
 import { lazyPart, lazyScreen } from './lazy-screen';
 import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
@@ -25,8 +25,8 @@ const OrderMessages = lazyScreen(() => import('../features/messages/order-messag
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: HomePage });
 
-/** Where to go once signed in: a path of this site only. */
-const redirectOf = (search: Record<string, unknown>) => textParam(search.redirect, { startsWith: '/', max: 2000 });
+/** Where to go once signed in. */
+const redirectOf = (search: Record<string, unknown>) => sitePathParam(search.redirect);
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,

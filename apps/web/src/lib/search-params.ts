@@ -15,6 +15,12 @@ export function textParam(
   return text;
 }
 
+/** A path of this site (`/tickets`); not another site's (`//host`, `/\\host`, which browsers read as `//host`). */
+export function sitePathParam(value: unknown): string | undefined {
+  const path = textParam(value, { startsWith: '/', max: 2000 });
+  return path && !/^\/[/\\]/.test(path) ? path : undefined;
+}
+
 /** One of a few words; else left out. */
 export function choiceParam<const T extends string>(value: unknown, choices: readonly T[]): T | undefined {
   return choices.find((choice) => choice === value);

@@ -23,10 +23,6 @@ import type { AnswerDraft } from './answer-fields';
 import { answerErrorsOf, askedTickets } from './asked-tickets';
 import { CodeField } from './code-field';
 
-/**
- * The questions' step, with its fields and the phone number rules: a chunk of its own, loaded once a
- * ticket that is asked something is chosen, so that the event page does not bring it for every event.
- */
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its
 // contracts by name, so that it loads neither zod nor their modules' schemas (decision 0050).
 const availability = contractRef<typeof ticketAvailability>('events.availability');
@@ -34,6 +30,10 @@ const typesOfCode = contractRef<typeof codeTicketTypes>('codes.ticketTypes');
 const questionsOfEvent = contractRef<typeof eventQuestions>('questions.ofEvent');
 const orderCreation = contractRef<typeof createOrder>('orders.create');
 
+/**
+ * The questions' step, with its fields and the phone number rules: a chunk of its own, loaded once a
+ * ticket that is asked something is chosen, so that the event page does not bring it for every event.
+ */
 const loadAttendeeStep = () => import('./attendee-step');
 const AttendeeStep = lazy(async () => ({ default: (await loadAttendeeStep()).AttendeeStep }));
 
