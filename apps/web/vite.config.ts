@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compiledMessages } from './compiled-messages.ts';
 
 const api = `http://localhost:${process.env.PORT ?? 3000}`;
 
@@ -58,6 +59,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // page's styles with its first view.
   plugins: [
     react(),
+    ...compiledMessages(),
     ...(isSsrBuild
       ? []
       : [
@@ -129,6 +131,10 @@ export default defineConfig(({ isSsrBuild }) => ({
   // unless NODE_ENV says otherwise, as for the journeys): the server runs with NODE_ENV unset by
   // default, which would give it React's development build, several times slower.
   ssr: { noExternal: true },
+  // Every message comes parsed (compiled-messages.ts): react-intl's formatter without its parser.
+  resolve: {
+    alias: [{ find: /^@formatjs\/icu-messageformat-parser$/, replacement: '@formatjs/icu-messageformat-parser/no-parser.js' }],
+  },
   define: isSsrBuild ? { 'process.env.NODE_ENV': JSON.stringify(process.env.NODE_ENV ?? 'production') } : {},
   server: {
     port: 5173,

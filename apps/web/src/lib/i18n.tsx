@@ -1,16 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlProvider, type IntlConfig } from 'react-intl';
 
-import {
-  directionOf,
-  isolateArguments,
-  isLocale,
-  localeCookie,
-  localeNames,
-  locales,
-  pickLocale,
-  type Locale,
-} from '@admit/shared/locales';
+import { directionOf, isLocale, localeCookie, localeNames, locales, pickLocale, type Locale } from '@admit/shared/locales';
 
 export { localeNames, locales, type Locale };
 
@@ -33,8 +25,9 @@ const loaders: Record<Locale, () => Promise<Messages>> = {
     return messages.default;
   },
   ar: async () => {
+    // Its arguments isolated from the sentence's direction when it was compiled (compiled-messages.ts).
     const [messages] = await Promise.all([import('../locales/ar.json'), import('./fonts/arabic')]);
-    return isolateArguments(messages.default);
+    return messages.default;
   },
 };
 
@@ -102,7 +95,8 @@ export function LocaleProvider({ children, initial }: { children: ReactNode; ini
     const load = pseudo
       ? async () => {
           const [{ pseudoLocalize }, en] = await Promise.all([import('./pseudo-locale'), import('../locales/en.json')]);
-          return pseudoLocalize(en.default);
+          // Typed as its JSON, and parsed by the build (compiled-messages.ts).
+          return pseudoLocalize(en.default as unknown as Record<string, MessageFormatElement[]>);
         }
       : loaders[locale];
     void load().then((loaded) => {

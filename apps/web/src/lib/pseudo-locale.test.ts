@@ -1,10 +1,12 @@
+import { parse } from '@formatjs/icu-messageformat-parser';
 import { createIntl } from 'react-intl';
 import { describe, expect, it } from 'vitest';
 import en from '../locales/en.json';
 import { pseudoLocalize } from './pseudo-locale';
 
 describe('the pseudo-language for development', () => {
-  const pseudo = pseudoLocalize(en);
+  // The build gives the app its catalogs parsed (compiled-messages.ts).
+  const pseudo = pseudoLocalize(Object.fromEntries(Object.entries(en).map(([id, message]) => [id, parse(message)])));
   const { formatters } = createIntl({ locale: 'en', messages: pseudo });
   /** A message of the pseudo-language, formatted as react-intl formats it. */
   const shown = (id: keyof typeof en, values?: Record<string, unknown>) =>

@@ -3,7 +3,6 @@ import {
   isPluralElement,
   isSelectElement,
   isTagElement,
-  parse,
   type MessageFormatElement,
 } from '@formatjs/icu-messageformat-parser';
 
@@ -48,13 +47,12 @@ function literalLength(elements: MessageFormatElement[]): number {
 }
 
 /**
- * The pseudo-language's catalog made from the English one, as parsed messages (react-intl takes
- * them as they are): accented, padded with "~" by 40% of its text, in brackets.
+ * The pseudo-language's catalog made from the English one, parsed (as the build gives it,
+ * compiled-messages.ts): accented, padded with "~" by 40% of its text, in brackets.
  */
-export function pseudoLocalize(catalog: Record<string, string>): Record<string, MessageFormatElement[]> {
+export function pseudoLocalize(catalog: Record<string, MessageFormatElement[]>): Record<string, MessageFormatElement[]> {
   const pseudo: Record<string, MessageFormatElement[]> = {};
-  for (const [id, message] of Object.entries(catalog)) {
-    const elements = parse(message, { requiresOtherClause: false });
+  for (const [id, elements] of Object.entries(catalog)) {
     const padding = '~'.repeat(Math.ceil(literalLength(elements) * 0.4));
     pseudo[id] = [
       { type: 0, value: '[' },
