@@ -13,10 +13,13 @@ import { usePageTitle } from '../../lib/page-title';
 import { ResponsivePicture } from '../../lib/picture';
 import { EventTime } from './event-time';
 
+// By name, so that the first load carries no schemas (decision 0050).
+const published = contractRef<typeof publishedEvents>('events.published');
+
 export function HomePage() {
   const intl = useIntl();
   usePageTitle(intl.formatMessage({ id: 'pageTitle.home', defaultMessage: 'Events' }));
-  const { rows, isLoading, error } = useLiveQuery(contractRef<typeof publishedEvents>('events.published'), {});
+  const { rows, isLoading, error } = useLiveQuery(published, {});
   const language = useEventLanguage();
   useFontsFor(
     ...(rows ?? []).map((event) => {

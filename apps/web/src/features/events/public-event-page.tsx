@@ -16,9 +16,12 @@ import { EventLanguageSwitch } from './event-language-switch';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
 
+// By name, so that the first load carries no schemas (decision 0050).
+const eventBySlug = contractRef<typeof publicEvent>('events.public');
+
 export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (event: PublicEventRow) => ReactNode }) {
   const intl = useIntl();
-  const { rows, error } = useLiveQuery(contractRef<typeof publicEvent>('events.public'), { slug });
+  const { rows, error } = useLiveQuery(eventBySlug, { slug });
   // The event's words in the language asked for when it has them, else in its main language.
   const asked = useEventLanguage();
   const shown = rows?.[0] && localizeEvent(rows[0], asked);
