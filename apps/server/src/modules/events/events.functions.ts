@@ -6,7 +6,7 @@ import { recordAudit } from '../../platform/audit/audit-log';
 import { requireOrgRole } from '../../platform/auth/roles';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { slugify } from '../../platform/slug';
+import { withFreshSlug } from '../../platform/slug';
 import { requireEventRole } from './event-access';
 import { applyMove, eventChangesCallables } from './event-changes.functions';
 import { setEventContentCallable } from './event-content.functions';
@@ -18,31 +18,33 @@ export const createEventCallable = defineCallable(createEvent, {
   async handler(input, ctx) {
     await requireOrgRole(ctx.db, ctx.user, input.organizationId, 'admin');
     const eventId = randomUUID();
-    const slug = slugify(input.title);
-    await ctx.db.transaction(async (tx) => {
-      await tx.insert(event).values({
-        id: eventId,
-        organizationId: input.organizationId,
-        slug,
-        title: input.title,
-        description: input.description,
-        venue: input.venue,
-        contentLocale: input.contentLocale,
-        timeZone: input.timeZone,
-        startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
-        endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
-        capacity: input.capacity,
-        maxPerBuyer: input.maxPerBuyer,
-        currency: input.currency,
-      });
-      await recordAudit(tx, {
-        organizationId: input.organizationId,
-        eventId,
-        actor: ctx.user,
-        action: 'event.create',
-        target: input.title,
-      });
-    });
+    const slug = await withFreshSlug(input.title, (slug) =>
+      ctx.db.transaction(async (tx) => {
+        await tx.insert(event).values({
+          id: eventId,
+          organizationId: input.organizationId,
+          slug,
+          title: input.title,
+          description: input.description,
+          venue: input.venue,
+          contentLocale: input.contentLocale,
+          timeZone: input.timeZone,
+          startsAt: zonedLocalToInstant(input.startsAtLocal, input.timeZone),
+          endsAt: zonedLocalToInstant(input.endsAtLocal, input.timeZone),
+          capacity: input.capacity,
+          maxPerBuyer: input.maxPerBuyer,
+          currency: input.currency,
+        });
+        await recordAudit(tx, {
+          organizationId: input.organizationId,
+          eventId,
+          actor: ctx.user,
+          action: 'event.create',
+          target: input.title,
+        });
+        return slug;
+      }),
+    );
     ctx.publish(orgEventsTopic(input.organizationId));
     return { eventId, slug };
   },
