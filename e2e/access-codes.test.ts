@@ -92,7 +92,7 @@ describe('an organizer sells crew tickets with an access code and early tickets 
       .getByText(/It unlocked 1 ticket type/)
       .waitFor();
     await tickets.getByText('With your code').waitFor();
-    await crew.getByRole('textbox', { name: 'Number of Crew tickets' }).fill('2');
+    await crew.getByRole('spinbutton', { name: 'Number of Crew tickets' }).fill('2');
     await screenshots(crew, 'access-code-applied');
     await crew.getByRole('button', { name: 'Get 2 tickets' }).click();
     await crew.getByText('Your tickets are ready').waitFor();
@@ -157,7 +157,7 @@ describe('an organizer sells crew tickets with an access code and early tickets 
       .waitFor();
     await tickets.getByText('€25.00').waitFor();
     await tickets.getByText('€20.00').waitFor();
-    await early.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await early.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await early.getByTestId('picker-total').getByText('€40.00').waitFor();
     await screenshots(early, 'discount-code-applied');
     await early.getByRole('button', { name: 'Get 2 tickets' }).click();

@@ -63,7 +63,7 @@ describe('an organizer watches a campaign sell tickets on the dashboard, live', 
 
     await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno.analytics@example.test' });
     await buyer.goto(`/e/${slug}?utm_source=newsletter&utm_medium=email&utm_campaign=summer`);
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await buyer.getByRole('heading', { name: 'Your order' }).waitFor();
     await buyer.getByLabel('Card number').fill('4242 4242 4242 4242');

@@ -97,7 +97,7 @@ describe.each(languages)('a visitor whose browser speaks $locale', ({ locale, di
     expect(brand.x + brand.width / 2 > width / 2).toBe(direction === 'rtl');
     await screenshots(page, `${locale}-event`);
 
-    await page.getByRole('textbox', { name: t('picker.quantity', { name: event.ticketType }) }).fill('1');
+    await page.getByRole('spinbutton', { name: t('picker.quantity', { name: event.ticketType }) }).fill('1');
     await page.getByRole('button', { name: t('picker.submit', { count: 1 }) }).click();
     await page.getByText(t('picker.done.title')).waitFor();
   });

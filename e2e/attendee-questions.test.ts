@@ -75,7 +75,7 @@ describe('a buyer answers the questions of two workshop tickets with a discount 
       .getByRole('status')
       .getByText(/Code TEAM10 applied/)
       .waitFor();
-    await buyer.getByRole('textbox', { name: 'Number of Workshop tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Workshop tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Continue' }).click();
     await buyer.getByRole('heading', { name: 'Questions for each ticket' }).waitFor();
     const [first, second] = [buyer.getByTestId('attendee').nth(0), buyer.getByTestId('attendee').nth(1)];

@@ -27,7 +27,7 @@ describe('the server restarts while a buyer is at the payment step', () => {
     const buyer = await journey.newPage();
     await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(`/e/${slug}`);
-    await buyer.getByRole('textbox', { name: 'Number of Entry tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Entry tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await buyer.getByLabel('Card number').waitFor();
     const orderPath = new URL(buyer.url()).pathname;

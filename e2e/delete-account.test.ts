@@ -42,7 +42,7 @@ describe('a buyer deletes their account and the organizer keeps an anonymous ord
 
     await signUpAndVerify(buyer, { name: 'Dana Departing', email: 'dana@example.test' });
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('1');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
     await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
     await buyer.getByText('Your tickets are ready').waitFor();
     await organizer.getByRole('cell', { name: /Dana Departing/ }).waitFor();

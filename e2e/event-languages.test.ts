@@ -110,7 +110,7 @@ describe('an organizer who adds French to an English event, and visitors who rea
     await buyer.goto(`/e/${slug}`);
     await buyer.getByRole('heading', { name: 'Jazz du port', level: 1 }).waitFor();
     const t = catalogText('fr');
-    await buyer.getByRole('textbox', { name: t('picker.quantity', { name: 'Debout' }) }).fill('1');
+    await buyer.getByRole('spinbutton', { name: t('picker.quantity', { name: 'Debout' }) }).fill('1');
     await buyer.getByRole('button', { name: t('picker.submit', { count: 1 }) }).click();
     await buyer.getByRole('link', { name: t('picker.done.link') }).click();
 

@@ -108,7 +108,7 @@ describe('an organizer changes an event while it is on sale, then cancels it', (
     await buyer.getByText('At most 3 per person, across orders').waitFor();
 
     // Bruno has two already: two more would be four.
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await buyer
       .getByRole('alert')

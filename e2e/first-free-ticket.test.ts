@@ -90,7 +90,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
   it('lets a second person take two free tickets and see them with QR codes, while the organizer and the visitor see it live', async () => {
     await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await expectText(buyer, 'Your tickets are ready');
 
@@ -137,7 +137,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
 
   it('answers a request for more than remain with how many are left, and shows sold out when nothing is', async () => {
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Balcony tickets' }).fill('3');
+    await buyer.getByRole('spinbutton', { name: 'Number of Balcony tickets' }).fill('3');
     // Meanwhile the organizer takes one Standing ticket through the API: 2 places remain for the event.
     const eventId = await organizer.evaluate(() => location.pathname.split('/').pop()!);
     const types = await buyer.evaluate(() =>
@@ -154,7 +154,7 @@ describe('an organizer publishes a free event and a buyer takes tickets, seen li
     await buyer.getByRole('button', { name: 'Get 3 tickets' }).click();
     await expectText(buyer, 'Only 2 tickets are left.');
 
-    await buyer.getByRole('textbox', { name: 'Number of Balcony tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Balcony tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await expectText(buyer, 'Your tickets are ready');
 

@@ -119,7 +119,7 @@ describe('a visitor opening an event from a link reads it before the app’s scr
     await visitor.addInitScript(watchFirstView);
     await visitor.goto(`/e/${slug}`);
     // Taken over: the picker answers a click.
-    await visitor.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await visitor.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await visitor.getByRole('link', { name: 'Sign in to get tickets' }).waitFor();
     expect(await tookOver(visitor)).toEqual({ sameHeading: true, sameField: true, removed: false, violations: [] });
     expect(errors).toEqual([]);

@@ -52,7 +52,7 @@ describe('a buyer opens their tickets with no network, from the offline cache', 
   it('shows my tickets with their QR codes after a reload with the network off, marked as saved data', async () => {
     await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Entry tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Entry tickets' }).fill('2');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
     await buyer.getByRole('link', { name: 'Show my tickets' }).click();
     await expect.poll(() => buyer.getByRole('img', { name: /^QR code of ticket / }).count()).toBe(2);

@@ -67,7 +67,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
     await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
     await buyer.goto(eventPath);
     await expectText(buyer, '¥1,500');
-    await buyer.getByRole('textbox', { name: 'Number of Seat tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Seat tickets' }).fill('2');
     await expect.poll(() => buyer.getByTestId('picker-total').textContent()).toBe('¥3,000');
     await buyer.getByRole('button', { name: 'Get 2 tickets' }).click();
 
@@ -115,7 +115,7 @@ describe('a buyer pays for tickets in yen with the sandbox provider, while the o
 
   it('gives the places back at once when the buyer cancels an order', async () => {
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Seat tickets' }).fill('1');
+    await buyer.getByRole('spinbutton', { name: 'Number of Seat tickets' }).fill('1');
     await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
     await buyer.getByRole('heading', { name: 'Your order' }).waitFor();
     await expectText(buyer, 'Test payments — no money moves');

@@ -139,7 +139,7 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea@example.test' });
     await buyer.goto(eventPath);
     await buyer.getByRole('heading', { name: 'Harbour Sessions' }).waitFor();
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('2');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
     await expect.poll(() => buyer.getByTestId('picker-total').textContent()).toBe('€50.00');
 
     expect(stripeRequests).toEqual([]);
@@ -180,7 +180,7 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
 
   it('completes a payment without a redirect when the card needs no extra step', async () => {
     await buyer.goto(eventPath);
-    await buyer.getByRole('textbox', { name: 'Number of Standing tickets' }).fill('1');
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
     await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
     await buyer.getByLabel('Card number (Stripe stand-in)').fill('4242 4242 4242 4242');
     await buyer.getByRole('button', { name: 'Pay now' }).click();

@@ -4,7 +4,7 @@ import { RouterProvider } from '@tanstack/react-router';
 import { Suspense, useMemo } from 'react';
 import { useIntl } from 'react-intl';
 import { LocaleProvider, type LoadedCatalog } from '../lib/i18n';
-import { preloadableLazy } from './lazy-screen';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import type { AppRouter } from './router';
 
 // The app below its data cache, the same in the browser (app.tsx) and for the first view the server

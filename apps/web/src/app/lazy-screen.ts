@@ -1,5 +1,6 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
-import { createElement, lazy, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 
 /**
  * Loads a screen's chunk together with the Mantine styles the first paint left out
@@ -15,22 +16,7 @@ export function lazyScreen<T extends Record<string, unknown>, K extends keyof T 
   return lazyRouteComponent(withMoreStyles(load), name);
 }
 
-/**
- * A component in a chunk of its own: React.lazy until its chunk is in, then the component itself,
- * drawn at once. So a part loaded before the browser takes over the server's first view (decision
- * 0049), or before the server draws it, draws in the same pass as the page around it.
- */
-export function preloadableLazy<P extends object>(load: () => Promise<ComponentType<P>>) {
-  let loaded: ComponentType<P> | undefined;
-  let loading: Promise<ComponentType<P>> | undefined;
-  /** Loads the component (once): a route's loader awaits it for a part its page draws. */
-  const preload = () => (loading ??= load().then((component) => (loaded = component)));
-  const Lazy = lazy(async () => ({ default: await preload() }));
-  const LazyPart = (props: P) => createElement(loaded ?? Lazy, props);
-  return Object.assign(LazyPart, { preload });
-}
-
-/** A lazy part of a screen, with the styles it needs (see preloadableLazy). */
+/** A lazy part of a screen, with the styles it needs (lib/preloadable-lazy.ts). */
 export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>) {
   return preloadableLazy(withMoreStyles(load));
 }

@@ -92,10 +92,6 @@ const accountRoute = createRoute({
 const publicEventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/e/$slug',
-  // The picker's chunk and styles come while the event is fetched; the page shows once both are in.
-  loader: async () => {
-    await TicketPicker.preload();
-  },
   // The server draws the picker in the page's first view: its chunk's styles come with the page.
   staticData: { firstViewParts: ['src/features/checkout/ticket-picker.tsx'] },
   // The language of the event's words (`?lang=fr`, lib/event-language.ts), and an access code in the
@@ -105,6 +101,15 @@ const publicEventRoute = createRoute({
       lang: textParam(search.lang, { max: 10 }),
       code: textParam(search.code, { trim: true, min: 1, max: 40 })?.toUpperCase(),
     }),
+  // The picker's chunk and styles come while the event is fetched; the page shows once both are in,
+  // with the code's field when the link carries a code.
+  loaderDeps: ({ search }) => ({ withCode: search.code !== undefined }),
+  loader: async ({ deps }) => {
+    await Promise.all([
+      TicketPicker.preload(),
+      deps.withCode && import('../features/checkout/code-entry').then(({ CodeField }) => CodeField.preload()),
+    ]);
+  },
   component: function PublicEventRoute() {
     const { slug } = publicEventRoute.useParams();
     const { code } = publicEventRoute.useSearch();

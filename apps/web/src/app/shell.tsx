@@ -1,5 +1,5 @@
 import { AnchorLink, ButtonLink } from '../lib/links';
-import { AppShell, Box, Burger, Container, Group, NativeSelect, Stack, Text } from '@mantine/core';
+import { Box, Burger, Container, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { Outlet } from '@tanstack/react-router';
 import { Suspense, useRef } from 'react';
@@ -8,6 +8,7 @@ import { useSession } from '../lib/session';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { lazyPart } from './lazy-screen';
 import { OfflineNotice } from './offline-notice';
+import classes from './shell.module.css';
 import { useFocusOnNavigation } from './page-focus';
 
 // What only a signed-in person sees comes in chunks of its own, after the first paint (decision 0042).
@@ -34,7 +35,8 @@ function LocaleSwitcher() {
   // Development only: the pseudo-language that shows untranslated and clipped text (lib/pseudo-locale.ts).
   if (pseudoAvailable) choices.push({ value: 'pseudo', label: '[Pseudo]' });
   return (
-    <NativeSelect
+    <select
+      className={classes.language}
       aria-label={intl.formatMessage({ id: 'shell.language', defaultMessage: 'Language' })}
       value={pseudo ? 'pseudo' : locale}
       onChange={(event) => {
@@ -42,10 +44,13 @@ function LocaleSwitcher() {
         setPseudo(value === 'pseudo');
         if (value !== 'pseudo') setLocale(value as Locale);
       }}
-      data={choices}
-      size="xs"
-      w={110}
-    />
+    >
+      {choices.map((choice) => (
+        <option key={choice.value} value={choice.value}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
   );
 }
 
@@ -102,12 +107,8 @@ export function Shell() {
   const main = useRef<HTMLElement>(null);
   useFocusOnNavigation(main);
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={{ width: 260, breakpoint: 'sm', collapsed: { desktop: true, mobile: !opened } }}
-      padding={0}
-    >
-      <AppShell.Header>
+    <>
+      <header className={classes.header}>
         <Container size="lg" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
             <Group gap="lg" wrap="nowrap">
@@ -141,17 +142,17 @@ export function Shell() {
             </Group>
           </Group>
         </Container>
-      </AppShell.Header>
+      </header>
       {/* Rendered only while open, so that screen readers do not meet the navigation twice. */}
       {opened && (
-        <AppShell.Navbar p="md" aria-label={intl.formatMessage({ id: 'shell.mobileNav', defaultMessage: 'Navigation' })}>
+        <nav className={classes.navbar} aria-label={intl.formatMessage({ id: 'shell.mobileNav', defaultMessage: 'Navigation' })}>
           <Stack>
             <NavLinks onNavigate={close} />
             <LocaleSwitcher />
           </Stack>
-        </AppShell.Navbar>
+        </nav>
       )}
-      <AppShell.Main ref={main}>
+      <main className={classes.main} ref={main}>
         <Container size="lg" py="md">
           <OfflineNotice />
           <SignedInExtras />
@@ -162,7 +163,7 @@ export function Shell() {
             </AnchorLink>
           </Box>
         </Container>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
   );
 }

@@ -20,7 +20,7 @@ export interface AppliedCode {
 /**
  * Where a buyer enters a discount or access code (or finds the one their link carried): applied,
  * it says what it does (the picker shows its types and prices); refused, it says why under the
- * field, kept to correct.
+ * field, kept to correct. Shown once opened (code-entry.tsx); `onClose` goes back to the button.
  */
 export function CodeField({
   code,
@@ -28,22 +28,26 @@ export function CodeField({
   onChange,
   error,
   applied,
+  focus,
+  onClose,
 }: {
   code: string | null;
   currency: string;
   onChange: (code: string | null) => void;
   error: CallError | null;
   applied: AppliedCode | undefined;
+  /** Whether the field takes the focus as it shows (the buyer opened it). */
+  focus: boolean;
+  onClose: () => void;
 }) {
   const intl = useIntl();
-  const [open, setOpen] = useState(code !== null);
   const [draft, setDraft] = useState(code ?? '');
   const input = useRef<HTMLInputElement>(null);
   // Focus follows the person's step: into the field they opened, or back to it when refused.
-  const [focusField, setFocusField] = useState(false);
+  const [focusField, setFocusField] = useState(focus);
   useEffect(() => {
-    if (focusField && open) input.current?.focus();
-  }, [focusField, open, error]);
+    if (focusField) input.current?.focus();
+  }, [focusField, error]);
 
   const apply = (submitted: FormEvent) => {
     submitted.preventDefault();
@@ -86,30 +90,13 @@ export function CodeField({
           // Its words whole on a phone: the sentence beside it wraps instead.
           style={{ flexShrink: 0 }}
           onClick={() => {
-            setDraft('');
-            setOpen(false);
+            onClose();
             onChange(null);
           }}
         >
           <FormattedMessage id="picker.code.remove" defaultMessage="Remove code" />
         </Button>
       </Group>
-    );
-
-  if (!open)
-    return (
-      <Button
-        variant="subtle"
-        size="compact-sm"
-        leftSection={<IconKey size={16} aria-hidden />}
-        style={{ alignSelf: 'flex-start' }}
-        onClick={() => {
-          setOpen(true);
-          setFocusField(true);
-        }}
-      >
-        <FormattedMessage id="picker.code.open" defaultMessage="Have a code?" />
-      </Button>
     );
 
   return (

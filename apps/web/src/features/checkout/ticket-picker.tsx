@@ -6,7 +6,7 @@ import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-ev
 import { directionOf } from '@admit/shared/locales';
 import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
 import type { eventQuestions } from '@admit/shared/questions';
-import { Alert, Badge, Button, Card, Group, NumberInput, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
@@ -20,8 +20,9 @@ import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
-import { answerErrorsOf, askedTickets } from './asked-tickets';
-import { CodeField } from './code-field';
+import { askedTickets } from './asked-tickets';
+import { CodeEntry } from './code-entry';
+import classes from './ticket-picker.module.css';
 
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its
 // contracts by name, so that it loads neither zod nor their modules' schemas (decision 0050).
@@ -140,11 +141,13 @@ export function TicketPicker({
     onError: (error, lines) => {
       setIdempotencyKey(crypto.randomUUID());
       // Answers the server refused (a question changed meanwhile): shown at their questions.
-      const refused = answerErrorsOf(intl, error, lines);
-      if (refused) {
-        setAnswerErrors(refused);
-        setAnswering(true);
-      }
+      void import('./answer-errors').then(({ answerErrorsOf }) => {
+        const refused = answerErrorsOf(intl, error, lines);
+        if (refused) {
+          setAnswerErrors(refused);
+          setAnswering(true);
+        }
+      });
     },
   });
 
@@ -203,6 +206,7 @@ export function TicketPicker({
         ) : (
           types.map((type) => {
             const soldOut = type.remaining === 0;
+            const max = Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder);
             const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
             return (
               <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
@@ -255,30 +259,30 @@ export function TicketPicker({
                     </Text>
                   )}
                 </Stack>
-                <NumberInput
+                <input
+                  className={classes.quantity}
+                  type="number"
+                  inputMode="numeric"
                   aria-label={intl.formatMessage(
                     { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
                     { name: name.name },
                   )}
                   value={quantities[type.id] ?? 0}
-                  onChange={(value) =>
-                    setQuantities((current) => ({ ...current, [type.id]: Math.max(0, Math.floor(Number(value) || 0)) }))
-                  }
+                  onChange={(change) => {
+                    const typed = Math.floor(change.currentTarget.valueAsNumber) || 0;
+                    setQuantities((current) => ({ ...current, [type.id]: Math.min(Math.max(0, typed), max) }));
+                  }}
                   min={0}
-                  max={Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder)}
-                  allowDecimal={false}
-                  allowNegative={false}
+                  max={max}
+                  step={1}
                   disabled={soldOut || !onSale}
-                  w={96}
-                  // As wide on every row, however much its type's name and badges take.
-                  style={{ flexShrink: 0 }}
                 />
               </Group>
             );
           })
         )}
         {onSale && !answering && (
-          <CodeField
+          <CodeEntry
             code={code}
             currency={event.currency}
             onChange={(next) => {

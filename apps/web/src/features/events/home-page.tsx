@@ -3,7 +3,7 @@ import { contractRef } from '@admit/shared/contract-ref';
 import type { publishedEvents } from '@admit/shared/events';
 import { localizeEvent } from '@admit/shared/localize-event';
 import { directionOf } from '@admit/shared/locales';
-import { Badge, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useEventLanguage } from '../../lib/event-language';
 import { useFontsFor } from '../../lib/fonts/use-fonts-for';
@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { ResponsivePicture } from '../../lib/picture';
 import { EventTime } from './event-time';
+import classes from './public-pages.module.css';
 
 // By name, so that the first load carries no schemas (decision 0050).
 const published = contractRef<typeof publishedEvents>('events.published');
@@ -52,7 +53,7 @@ export function HomePage() {
           </EmptyState>
         )}
         {rows && rows.length > 0 && (
-          <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          <ul className={classes.cards}>
             {rows.map((event) => {
               // Each event in the visitor's language when it has it, else in its main language.
               const shown = localizeEvent(event, language);
@@ -99,7 +100,7 @@ export function HomePage() {
                 </Card>
               );
             })}
-          </SimpleGrid>
+          </ul>
         )}
       </Stack>
     </Stack>

@@ -2,7 +2,7 @@ import { contractRef } from '@admit/shared/contract-ref';
 import type { publicEvent, PublicEventRow } from '@admit/shared/events';
 import { localizeEvent } from '@admit/shared/localize-event';
 import { directionOf } from '@admit/shared/locales';
-import { Alert, Badge, Card, Grid, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useStep } from '../../lib/beacon';
@@ -15,6 +15,7 @@ import { ErrorState, PageLoader } from '../../lib/page-state';
 import { EventLanguageSwitch } from './event-language-switch';
 import { EventStatusBadge } from './event-status-badge';
 import { EventTime } from './event-time';
+import classes from './public-pages.module.css';
 
 // By name, so that the first load carries no schemas (decision 0050).
 const eventBySlug = contractRef<typeof publicEvent>('events.public');
@@ -33,9 +34,9 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
   const event = rows?.[0];
   if (!event || !shown) return <PageLoader />;
   return (
-    <Grid gap="xl">
+    <div className={classes.event}>
       {event.cover && (
-        <Grid.Col span={12}>
+        <div className={classes.across}>
           <ResponsivePicture
             picture={event.cover}
             alt=""
@@ -44,9 +45,9 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
             priority
             style={{ borderRadius: 'var(--mantine-radius-md)' }}
           />
-        </Grid.Col>
+        </div>
       )}
-      <Grid.Col span={{ base: 12, md: 7 }}>
+      <div>
         <Stack gap="md">
           <Group gap="xs">
             {event.organizationLogo && (
@@ -133,12 +134,12 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
             </Stack>
           )}
         </Stack>
-      </Grid.Col>
-      <Grid.Col span={{ base: 12, md: 5 }}>
+      </div>
+      <div>
         <section aria-label={intl.formatMessage({ id: 'event.ticketsSection', defaultMessage: 'Tickets' })}>
           {event.status !== 'cancelled' && tickets(event)}
         </section>
-      </Grid.Col>
-    </Grid>
+      </div>
+    </div>
   );
 }
