@@ -2,15 +2,13 @@
 // worth compressing, once at build time: the server sends them to browsers that accept them
 // (@fastify/static's preCompressed), so no request pays for compression.
 // Usage: node scripts/precompress.mjs <dir>   (apps/web's build runs it on dist/)
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 
 const compressible = /\.(js|mjs|css|html|svg|json|webmanifest|txt|wasm)$/;
-/** Smaller files gain less than their headers cost. */
-const minimumBytes = 1_024;
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
@@ -29,7 +27,6 @@ export async function precompress(dir) {
   let after = 0;
   await Promise.all(
     files.map(async (file) => {
-      if ((await stat(file)).size < minimumBytes) return;
       const content = await readFile(file);
       const [br, gz] = await Promise.all([
         brotli(content, {
@@ -37,9 +34,14 @@ export async function precompress(dir) {
         }),
         gzipped(content, { level: 9 }),
       ]);
-      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+      // A copy is kept when it is smaller: a chunk of a few hundred bytes still loses a third, a file
+      // of a few dozen gains less than the format's own header.
+      await Promise.all([
+        br.length < content.length && writeFile(`${file}.br`, br),
+        gz.length < content.length && writeFile(`${file}.gz`, gz),
+      ]);
       before += content.length;
-      after += br.length;
+      after += Math.min(br.length, content.length);
     }),
   );
   return { files: files.length, before, after };

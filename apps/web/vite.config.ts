@@ -16,7 +16,8 @@ const offlineScreens = [
   /src\/features\/checkin\/scanner-page\.tsx$/,
   /src\/features\/checkin\/camera-scanner\.tsx$/,
   /src\/features\/checkout\/ticket-picker\.tsx$/,
-  /src\/app\/(more-styles|account-menu)\.ts/,
+  // The offline cache and the scans waiting for the network load as the app starts (app/offline.ts).
+  /src\/app\/(more-styles|account-menu|offline)\.ts/,
   /src\/features\/account\/(display-name|account-language)\.tsx$/,
   // Who is signed in (lib/session.ts loads Better Auth's client) and an error's sentence: both load
   // lazily on every screen (decision 0050).

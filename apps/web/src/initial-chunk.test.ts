@@ -54,6 +54,20 @@ function staticGraphOf(entry: string) {
   return { files: [...files].map((file) => relative(webSource, file)), packages: [...packages] };
 }
 
+/** The names `files` import from `name` (`import { A, B } from 'name'`), types left out. */
+function namesImportedFrom(files: string[], name: string): string[] {
+  const names = new Set<string>();
+  const statement = new RegExp(`^\\s*import\\s+\\{([^}]*)\\}\\s+from\\s+['"]${name}['"]`, 'gm');
+  for (const file of files.filter((one) => /\.tsx?$/.test(one))) {
+    for (const match of readFileSync(resolve(webSource, file), 'utf8').matchAll(statement)) {
+      for (const imported of match[1]!.split(',').map((part) => part.trim())) {
+        if (imported && !imported.startsWith('type ')) names.add(imported.split(/\s+as\s+/)[0]!);
+      }
+    }
+  }
+  return [...names];
+}
+
 describe('the initial chunk', () => {
   const graph = staticGraphOf(join(webSource, 'main.tsx'));
 
@@ -93,5 +107,30 @@ describe('the initial chunk', () => {
   it('leaves out Better Auth’s client, which loads when a screen first asks who is signed in', () => {
     expect(graph.packages.filter((name) => /^(better-auth|@better-auth\/|@better-fetch\/)/.test(name))).toEqual([]);
     expect(graph.files).not.toContain('lib/auth-client.ts');
+  });
+
+  it('leaves out the offline cache, IndexedDB and the scans waiting for the network, which load as the app starts', () => {
+    expect(graph.packages.filter((name) => /^(idb-keyval|@tanstack\/react-query-persist-client)$/.test(name))).toEqual([]);
+    expect(graph.files.filter((file) => /^(lib\/offline-cache|features\/checkin\/offline-scans)\.ts$/.test(file))).toEqual([]);
+  });
+});
+
+describe('the event page’s first view (the first load and the ticket picker, loaded before the page is taken over)', () => {
+  const graph = staticGraphOf(join(webSource, 'main.tsx'));
+  const picker = staticGraphOf(join(webSource, 'features/checkout/ticket-picker.tsx'));
+  const files = [...new Set([...graph.files, ...picker.files])];
+
+  it('reads the picker and Mantine’s components from the sources', () => {
+    expect(picker.files).toEqual(expect.arrayContaining(['features/checkout/code-entry.tsx']));
+    expect(namesImportedFrom(files, '@mantine/core')).toEqual(expect.arrayContaining(['Button', 'Card']));
+  });
+
+  it('draws the shell, the layouts, the language menu and the ticket count without the heavier Mantine components', () => {
+    const heavy = ['AppShell', 'Grid', 'SimpleGrid', 'NativeSelect', 'NumberInput', 'Input', 'TextInput', 'Modal', 'Menu'];
+    expect(namesImportedFrom(files, '@mantine/core').filter((name) => heavy.includes(name))).toEqual([]);
+  });
+
+  it('loads the code’s field when it is opened, and the answers’ checks when an order fails', () => {
+    expect(files.filter((file) => /^(features\/checkout\/code-field\.tsx|lib\/form\.ts)$/.test(file))).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ async function start() {
   if (!data) {
     createRoot(root).render(
       <StrictMode>
-        <App />
+        <App waitForRestore />
       </StrictMode>,
     );
     return;
@@ -41,7 +41,7 @@ async function start() {
     root,
     <StrictMode>
       <FirstViewTimeZone.Provider value={data.timeZone}>
-        <App catalog={catalog} />
+        <App catalog={catalog} waitForRestore={false} />
       </FirstViewTimeZone.Provider>
     </StrictMode>,
   );

@@ -8,7 +8,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { authClient } from '../lib/auth-client';
 import type { SignedIn } from '../lib/session';
 import { liveClient } from '../lib/live';
-import { clearOfflineData } from '../lib/offline-cache';
+import { forgetOfflineData } from '../lib/offline-person';
 
 /**
  * The signed-in person's menu in the header. Its own chunk: a visitor on a public page never opens
@@ -38,7 +38,7 @@ export function SignedInMenu({ user }: { user: SignedIn['user'] }) {
     }
     // Whether or not the server can be reached: this device forgets the person now.
     await authClient.signOut().catch(() => undefined);
-    await clearOfflineData(queryClient);
+    await forgetOfflineData(queryClient);
     liveClient.reconnect();
     await navigate({ to: '/' });
   };

@@ -1,8 +1,7 @@
-import { onlineManager, QueryClient } from '@tanstack/react-query';
-import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
-import { registerCheckinMutations, resendUnanswered } from '../features/checkin/offline-scans';
+import { IsRestoringProvider, onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { LoadedCatalog } from '../lib/i18n';
-import { offlineCacheMaxAge, persistOptionsFor, saveLiveQueries } from '../lib/offline-cache';
+import { offlineCacheMaxAge } from '../lib/offline-person';
 import { AppTree } from './app-tree';
 import { createAppRouter } from './router';
 
@@ -17,23 +16,25 @@ export const router = createAppRouter();
 // has had none: its server queries would fail instead of waiting for the network.
 onlineManager.setOnline(navigator.onLine);
 
-registerCheckinMutations(queryClient);
-saveLiveQueries(queryClient);
-const persistOptions = persistOptionsFor(queryClient);
+/** The offline cache restored (app/offline.ts, a chunk of its own that starts loading now), then kept. */
+const restored = import('./offline').then(({ keepOffline }) => keepOffline(queryClient));
 
-/** The app in the browser: its data cache kept for offline use, over the tree the server also draws. */
-export function App({ catalog }: { catalog?: LoadedCatalog }) {
+/**
+ * The app in the browser: its data cache, kept for offline use, over the tree the server also draws.
+ * A page the browser draws itself (`waitForRestore`) runs its queries once the offline cache is
+ * restored, so that a screen seen before opens from it with no network; a page the server drew
+ * already has its rows, and is taken over at once.
+ */
+export function App({ catalog, waitForRestore }: { catalog?: LoadedCatalog; waitForRestore: boolean }) {
+  const [restoring, setRestoring] = useState(waitForRestore);
+  useEffect(() => {
+    if (restoring) void restored.finally(() => setRestoring(false));
+  }, [restoring]);
   return (
-    <PersistQueryClientProvider
-      client={queryClient}
-      persistOptions={persistOptions}
-      // Scans made with no network, restored from the offline cache: sent now if the network is back.
-      onSuccess={() => {
-        void queryClient.resumePausedMutations();
-        resendUnanswered(queryClient);
-      }}
-    >
-      <AppTree router={router} queryClient={queryClient} catalog={catalog} />
-    </PersistQueryClientProvider>
+    <QueryClientProvider client={queryClient}>
+      <IsRestoringProvider value={restoring}>
+        <AppTree router={router} queryClient={queryClient} catalog={catalog} />
+      </IsRestoringProvider>
+    </QueryClientProvider>
   );
 }

@@ -3,7 +3,17 @@ import { IconCloudOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLiveOffline } from '../lib/live';
-import { savedAt } from '../lib/offline-cache';
+import type { QueryClient } from '@tanstack/react-query';
+
+/** When the newest row on screen arrived: the "as of" time of the offline notice. */
+function savedAt(queryClient: QueryClient): number | null {
+  const times = queryClient
+    .getQueryCache()
+    .getAll()
+    .filter((query) => query.queryKey[0] === 'live' && query.state.dataUpdatedAt > 0)
+    .map((query) => query.state.dataUpdatedAt);
+  return times.length > 0 ? Math.max(...times) : null;
+}
 
 /** While the live channel is down: says so, and how old the saved data on screen is. */
 export function OfflineNotice() {

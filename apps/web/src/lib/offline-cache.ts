@@ -1,21 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { del, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
+import { offlineCacheMaxAge } from './offline-person';
 
 /**
  * What the app has shown, kept for when there is no network (decision 0024): the rows of every live
  * query, as the TanStack Query cache holds them, in IndexedDB, each query under its own key
  * (`admit.live:<query hash>`, its rows in chunks) and written only when its own rows change; and, under one key, the
  * writes waiting for the network (paused mutations), through TanStack's persist-client. A reload
- * with no network renders every screen seen before from here. Signing out deletes it.
+ * with no network renders every screen seen before from here. Signing out deletes it. Not in a
+ * page's first load: app/offline.ts loads it, and the person it belongs to is in lib/offline-person.ts.
  */
 const cacheKey = 'admit.offline-cache';
 const livePrefix = 'admit.live:';
-/** The person the cache belongs to, for a reload with no network (the session cannot be asked for). */
-const sessionKey = 'admit.offline-session';
-
-/** Kept for a week; a new build with another cache shape would change `buster`. */
-export const offlineCacheMaxAge = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * IndexedDB copies what it stores, on the page's own thread, and a door's list holds 10,000
@@ -203,22 +200,6 @@ export const persistOptionsFor = (queryClient: QueryClient): Omit<PersistQueryCl
   dehydrateOptions: { shouldDehydrateQuery: () => false },
 });
 
-export interface OfflineSession {
-  user: { id: string; name: string; email: string };
-}
-
-export function rememberSession(session: OfflineSession | null) {
-  if (session) localStorage.setItem(sessionKey, JSON.stringify({ user: session.user }));
-}
-
-export function rememberedSession(): OfflineSession | null {
-  try {
-    return JSON.parse(localStorage.getItem(sessionKey) ?? 'null') as OfflineSession | null;
-  } catch {
-    return null;
-  }
-}
-
 const clearers = new Set<() => void>();
 
 /** For features that keep their own offline data (the scanner's log): cleared with the rest. */
@@ -226,23 +207,15 @@ export function onOfflineDataCleared(clear: () => void) {
   clearers.add(clear);
 }
 
-/** Forgets everything this device kept for the person (on sign-out, or when the session is gone). */
+/**
+ * Forgets everything this device kept for the person (on sign-out, or when the session is gone):
+ * what lib/offline-person.ts's `forgetOfflineData` runs once this module is loaded.
+ */
 export async function clearOfflineData(queryClient: QueryClient) {
-  localStorage.removeItem(sessionKey);
   // Only what was the person's: the live rows and the writes waiting for the network. Other queries
   // (the sign-in methods the page is showing) stay, or their screens would lose them.
   queryClient.removeQueries({ queryKey: ['live'] });
   queryClient.getMutationCache().clear();
   for (const clear of clearers) clear();
   await persisterFor(queryClient).removeClient();
-}
-
-/** When the newest row on screen arrived: the "as of" time of the offline notice. */
-export function savedAt(queryClient: QueryClient): number | null {
-  const times = queryClient
-    .getQueryCache()
-    .getAll()
-    .filter((query) => query.queryKey[0] === 'live' && query.state.dataUpdatedAt > 0)
-    .map((query) => query.state.dataUpdatedAt);
-  return times.length > 0 ? Math.max(...times) : null;
 }

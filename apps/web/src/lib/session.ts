@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useSyncExternalStore } from 'react';
 import type { authClient } from './auth-client';
-import { clearOfflineData, rememberedSession, rememberSession } from './offline-cache';
+import { forgetOfflineData, rememberedSession, rememberSession } from './offline-person';
 
 // Who is signed in, for any screen. Better Auth's client (lib/auth-client.ts, with its plugins) is
 // not in the first load of a page: it loads once a screen first asks who is signed in, and its
@@ -58,7 +58,7 @@ export function useSession(): { data: SignedIn | null; error: unknown; isPending
   useEffect(() => {
     if (isPending) return;
     if (data) rememberSession(data);
-    else if (!error && rememberedSession()) void clearOfflineData(queryClient);
+    else if (!error && rememberedSession()) void forgetOfflineData(queryClient);
   }, [data, error, isPending, queryClient]);
   if (!isPending && !data && error) {
     const remembered = rememberedSession();
