@@ -113,6 +113,8 @@ describe('an organizer sells crew tickets with an access code and early tickets 
     await tickets.getByText('Sold out').waitFor();
     await latecomer.getByRole('button', { name: 'Remove code' }).click();
     await latecomer.getByRole('button', { name: 'Have a code?' }).waitFor();
+    // The focus comes back to the button that took the place of the one pressed.
+    await expect.poll(() => latecomer.evaluate(() => document.activeElement?.textContent)).toBe('Have a code?');
     if ((await tickets.getByText('Crew').count()) !== 0) throw new Error('the removed code still shows the crew tickets');
   });
 

@@ -17,7 +17,11 @@ export const router = createAppRouter();
 onlineManager.setOnline(navigator.onLine);
 
 /** The offline cache restored (app/offline.ts, a chunk of its own that starts loading now), then kept. */
-const restored = import('./offline').then(({ keepOffline }) => keepOffline(queryClient));
+const restored = import('./offline')
+  .then(({ keepOffline }) => keepOffline(queryClient))
+  // Its chunk did not come (the network went after the page's own): the page works without it, with
+  // nothing kept for offline use until the next load.
+  .catch((error: unknown) => console.error('The offline cache did not start', error));
 
 /**
  * The app in the browser: its data cache, kept for offline use, over the tree the server also draws.

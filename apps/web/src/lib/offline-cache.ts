@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import type { PersistedClient, Persister, PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
 import { del, delMany, get, getMany, keys, set, setMany } from 'idb-keyval';
 import { offlineCacheMaxAge } from './offline-person';
@@ -127,16 +127,20 @@ let restoring = false;
 
 /** Keeps each live query's rows as they arrive (call once, with the app's query client). */
 export function saveLiveQueries(queryClient: QueryClient) {
-  queryClient.getQueryCache().subscribe((event) => {
-    if (restoring || event.type !== 'updated' || event.action.type !== 'success') return;
-    const { query } = event;
-    if (query.queryKey[0] !== 'live') return;
+  const keep = (query: Query) => {
     unsavedLive.set(query.queryHash, {
       queryKey: query.queryKey,
       data: query.state.data,
       dataUpdatedAt: query.state.dataUpdatedAt,
     });
     saveSoon();
+  };
+  // The rows already in the cache: the first view's, which came with the page before this module.
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: ['live'] }))
+    if (query.state.status === 'success') keep(query);
+  queryClient.getQueryCache().subscribe((event) => {
+    if (restoring || event.type !== 'updated' || event.action.type !== 'success') return;
+    if (event.query.queryKey[0] === 'live') keep(event.query);
   });
 }
 

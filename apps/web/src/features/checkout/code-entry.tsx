@@ -1,6 +1,6 @@
 import { Button, Loader } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import { Suspense, useState, type ComponentProps } from 'react';
+import { Suspense, useEffect, useRef, useState, type ComponentProps } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { preloadableLazy } from '../../lib/preloadable-lazy';
 
@@ -17,14 +17,25 @@ type CodeEntryProps = Omit<ComponentProps<typeof CodeField>, 'focus' | 'onClose'
 export function CodeEntry(props: CodeEntryProps) {
   const intl = useIntl();
   const [opened, setOpened] = useState(false);
-  if (props.code === null && !opened)
+  // After "Remove code" the focus comes back to the button, rather than to the page's start.
+  const [removed, setRemoved] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const closed = props.code === null && !opened;
+  useEffect(() => {
+    if (closed && removed) button.current?.focus();
+  }, [closed, removed]);
+  if (closed)
     return (
       <Button
+        ref={button}
         variant="subtle"
         size="compact-sm"
         leftSection={<IconKey size={16} aria-hidden />}
         style={{ alignSelf: 'flex-start' }}
-        onClick={() => setOpened(true)}
+        onClick={() => {
+          setOpened(true);
+          setRemoved(false);
+        }}
       >
         <FormattedMessage id="picker.code.open" defaultMessage="Have a code?" />
       </Button>
@@ -36,7 +47,14 @@ export function CodeEntry(props: CodeEntryProps) {
       }
     >
       {/* Opened by the buyer, the field takes the focus; a code from the link leaves it where it is. */}
-      <CodeField {...props} focus={opened} onClose={() => setOpened(false)} />
+      <CodeField
+        {...props}
+        focus={opened}
+        onClose={() => {
+          setOpened(false);
+          setRemoved(true);
+        }}
+      />
     </Suspense>
   );
 }
