@@ -8,6 +8,7 @@ import { useSession } from '../lib/session';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { lazyPart } from './lazy-screen';
 import { OfflineNotice } from './offline-notice';
+import plainField from '../lib/plain-field.module.css';
 import classes from './shell.module.css';
 import { useFocusOnNavigation } from './page-focus';
 
@@ -36,7 +37,7 @@ function LocaleSwitcher() {
   if (pseudoAvailable) choices.push({ value: 'pseudo', label: '[Pseudo]' });
   return (
     <select
-      className={classes.language}
+      className={`${plainField.field} ${classes.language}`}
       aria-label={intl.formatMessage({ id: 'shell.language', defaultMessage: 'Language' })}
       value={pseudo ? 'pseudo' : locale}
       onChange={(event) => {

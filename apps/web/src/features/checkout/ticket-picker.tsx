@@ -22,6 +22,7 @@ import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
 import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
+import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its
@@ -260,7 +261,7 @@ export function TicketPicker({
                   )}
                 </Stack>
                 <input
-                  className={classes.quantity}
+                  className={`${plainField.field} ${classes.quantity}`}
                   type="number"
                   inputMode="numeric"
                   aria-label={intl.formatMessage(
