@@ -1,7 +1,7 @@
 import { IsRestoringProvider, onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { LoadedCatalog } from '../lib/i18n';
-import { offlineCacheMaxAge } from '../lib/offline-person';
+import { forgetAtNextStart, offlineCacheMaxAge } from '../lib/offline-person';
 import { AppTree } from './app-tree';
 import { createAppRouter } from './router';
 
@@ -20,8 +20,11 @@ onlineManager.setOnline(navigator.onLine);
 const restored = import('./offline')
   .then(({ keepOffline }) => keepOffline(queryClient))
   // Its chunk did not come (the network went after the page's own): the page works without it, with
-  // nothing kept for offline use until the next load.
-  .catch((error: unknown) => console.error('The offline cache did not start', error));
+  // nothing kept for offline use until the next load, which also does a forgetting asked for meanwhile.
+  .catch((error: unknown) => {
+    forgetAtNextStart();
+    console.error('The offline cache did not start', error);
+  });
 
 /**
  * The app in the browser: its data cache, kept for offline use, over the tree the server also draws.

@@ -1,9 +1,8 @@
 import { Alert } from '@mantine/core';
 import { IconCloudOff } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useLiveOffline } from '../lib/live';
-import type { QueryClient } from '@tanstack/react-query';
 
 /** When the newest row on screen arrived: the "as of" time of the offline notice. */
 function savedAt(queryClient: QueryClient): number | null {

@@ -14,7 +14,7 @@ export async function keepOffline(queryClient: QueryClient): Promise<void> {
   // Restored scans and undos need their functions, registered by key, before they are restored.
   registerCheckinMutations(queryClient);
   saveLiveQueries(queryClient);
-  await forgetWith(clearOfflineData);
+  await forgetWith(queryClient, clearOfflineData);
   const options = { queryClient, ...persistOptionsFor(queryClient) };
   try {
     await persistQueryClientRestore(options);

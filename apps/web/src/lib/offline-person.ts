@@ -27,19 +27,43 @@ export function rememberedSession(): OfflineSession | null {
 }
 
 type Clear = (queryClient: QueryClient) => Promise<void>;
+/** Set by a forgetting the offline cache has not done yet: it does it as it starts, in this load or the next. */
+const forgetKey = 'admit.offline-forget';
 let clear: Clear | undefined;
-/** Forgetting asked for before the offline cache was loaded: done as it loads. */
-const asked: { queryClient: QueryClient; done: () => void }[] = [];
+/** Forgettings asked for before the offline cache started, waiting for it. */
+const waiting = new Set<() => void>();
 
 /** Forgets the person and everything this device kept for them (on sign-out, or when the session is gone). */
-export function forgetOfflineData(queryClient: QueryClient): Promise<void> {
+export async function forgetOfflineData(queryClient: QueryClient): Promise<void> {
   localStorage.removeItem(sessionKey);
-  if (clear) return clear(queryClient);
-  return new Promise((done) => asked.push({ queryClient, done }));
+  localStorage.setItem(forgetKey, 'yes');
+  if (!clear) return new Promise((done) => waiting.add(done));
+  await clear(queryClient);
+  localStorage.removeItem(forgetKey);
 }
 
-/** The offline cache's own forgetting, once it is loaded; resolves when what was asked before is done. */
-export async function forgetWith(offlineClear: Clear): Promise<void> {
+/**
+ * As the offline cache starts (app/offline.ts), before it restores anything: does a forgetting asked
+ * for before, then forgets directly from now on.
+ */
+export async function forgetWith(queryClient: QueryClient, offlineClear: Clear): Promise<void> {
+  if (localStorage.getItem(forgetKey)) {
+    await offlineClear(queryClient);
+    localStorage.removeItem(forgetKey);
+  }
   clear = offlineClear;
-  await Promise.all(asked.splice(0).map(({ queryClient, done }) => offlineClear(queryClient).then(done)));
+  releaseWaiting();
+}
+
+/**
+ * The offline cache could not start in this load (its chunk did not come): a sign-out does not wait
+ * for it, and the forgetting it asked for is done as the cache starts in the next load.
+ */
+export function forgetAtNextStart() {
+  releaseWaiting();
+}
+
+function releaseWaiting() {
+  for (const done of waiting) done();
+  waiting.clear();
 }
