@@ -1,5 +1,5 @@
 import { cancelEvent, cancellable, deleteEvent } from '@admit/shared/event-changes';
-import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { recordAudit } from '../../platform/audit/audit-log';
 import type { Db } from '../../platform/db/database';
@@ -18,9 +18,10 @@ import { eventOrdersTopic, orderTopics } from './topics';
 
 // Cancelling an event: the event is marked cancelled at once (nothing more is sold, the public page
 // says so), then a job goes through its orders: pending ones lose their hold, paid ones are
-// refunded in full with one key per order (refund-keys.ts), and each buyer is emailed once in their
-// language. Tried again after a crash or an outage, it does each order's part once. Decisions:
-// docs/decisions/0036-event-lifecycle.md.
+// refunded in full with one key per order (refund-keys.ts), and each person (an email address) is
+// emailed once, in their language, about all their orders. Tried again after a crash or an outage,
+// it does each order's part once; a crash is noticed within seconds (decision 0055). Decisions:
+// docs/decisions/0036-event-lifecycle.md, 0055-crashed-jobs-resume.md.
 
 const reasonOf = (message: string) => message || 'The event was cancelled';
 
@@ -70,44 +71,69 @@ export const cancelEventCallable = defineCallable(cancelEvent, {
   },
 });
 
+/** A person whose orders a pass is at, and whether any of them is one their notice tells of. */
+type Person = { email: string; told: boolean };
+
 /**
- * One pass through a cancelled event's orders, by id. Pending: the hold ends. Paid: refunded in full
- * (an order refunded in part gets the rest), its tickets void; a refund the provider could not take
- * now stays recorded and its own job sends it later. Every order with the cancellation's refund
- * gets its notice, also one refunded in an earlier pass (the email is sent once by its key).
+ * One pass through a cancelled event's orders, person by person (by email address, then id).
+ * Pending: the hold ends. Paid: refunded in full (an order refunded in part gets the rest), its
+ * tickets void; a refund the provider could not take now stays recorded and its own job sends it
+ * later. Once all of a person's orders are done, they get one notice of all of them, also when the
+ * orders were refunded in an earlier pass (the email is sent once, by its key).
  */
 export async function cancelEventOrders(services: JobServices, input: { eventId: string; message: string; actorId: string }) {
   const { db } = services;
-  let after = '';
+  const emailKey = sql<string>`lower(${order.email})`;
+  let after = { email: '', id: '' };
+  // The person whose orders the last page ended in: told once their last order is done.
+  let person = null as Person | null;
+  const tell = async (person: Person | null) => {
+    if (person?.told)
+      await services.jobs.enqueue(
+        db,
+        sendEventCancelledNoticeJob,
+        { eventId: input.eventId, email: person.email, message: input.message },
+        { singletonKey: `event-cancelled:${input.eventId}:${person.email}` },
+      );
+  };
   for (;;) {
     const page = await db
-      .select({ id: order.id, status: order.status })
+      .select({ id: order.id, status: order.status, email: emailKey })
       .from(order)
       .where(
         and(
           eq(order.eventId, input.eventId),
-          gt(order.id, after),
+          sql`(${emailKey}, ${order.id}) > (${after.email}, ${after.id})`,
           inArray(order.status, ['pending', 'paid', 'partially_refunded', 'refunded']),
         ),
       )
-      .orderBy(asc(order.id))
+      .orderBy(asc(emailKey), asc(order.id))
       .limit(50);
-    if (page.length === 0) return;
-    after = page.at(-1)!.id;
-    for (const one of page) await cancelOrder(services, one, input);
+    if (page.length === 0) break;
+    const last = page.at(-1)!;
+    after = { email: last.email, id: last.id };
+    for (const one of page) {
+      if (person?.email !== one.email) {
+        await tell(person);
+        person = { email: one.email, told: false };
+      }
+      if (await cancelOrder(services, one, input)) person.told = true;
+    }
   }
+  await tell(person);
 }
 
+/** One order's part of the cancellation; true when the buyer's notice tells of it. */
 async function cancelOrder(
   services: JobServices,
   one: { id: string; status: string },
   input: { eventId: string; message: string; actorId: string },
-) {
+): Promise<boolean> {
   const { db, jobs } = services;
   if (one.status === 'pending') {
     const released = await releaseHold(db, one.id, 'cancelled');
     if (released) services.publish(...orderTopics(released));
-    return;
+    return false;
   }
   const recordedBefore = await cancellationRefundOf(db, one.id);
   // Refunded already: by an admin before (nothing to add), or by an earlier pass whose refund may
@@ -132,16 +158,8 @@ async function cancelOrder(
     if (after) services.publish(...orderTopics(after));
   }
   const recorded = await cancellationRefundOf(db, one.id);
-  // Refused by the provider (the order stays paid, for the organizer to settle): no notice.
-  if (recorded && recorded.status !== 'failed')
-    await jobs.enqueue(
-      db,
-      sendEventCancelledNoticeJob,
-      { orderId: one.id, message: input.message },
-      {
-        singletonKey: `event-cancelled:${one.id}`,
-      },
-    );
+  // Refused by the provider (the order stays paid, for the organizer to settle): not in the notice.
+  return recorded !== undefined && recorded.status !== 'failed';
 }
 
 async function cancellationRefundOf(db: Db, orderId: string) {
@@ -156,7 +174,9 @@ export const cancelEventOrdersJob = defineJob({
   name: 'orders.cancelEventOrders',
   data: z.object({ eventId: z.string(), message: z.string().max(1_000), actorId: z.string() }),
   retryLimit: 20,
-  retryDelaySeconds: 30,
+  // A provider that is down does not fail a pass (its refunds wait in their own jobs): a failed
+  // try is the database's or a crash's, and the buyers' money should not wait long for it.
+  retryDelaySeconds: 2,
   async handler(data, { services }) {
     await cancelEventOrders(services, data);
   },

@@ -195,8 +195,10 @@ export async function composeLatePaymentRefundNotice(content: LatePaymentRefundC
 }
 
 export interface EventCancelledContent extends OrderEmailRecipient {
-  /** What this order gets back; 0 for free tickets. */
+  /** What the person's orders get back together; 0 for free tickets. */
   refunded: number;
+  /** The references of the person's orders when there are several (one email tells of all of them). */
+  orderReferences?: string[];
   /** The organizer's words to their buyers, maybe empty. */
   message: string;
 }
@@ -208,6 +210,14 @@ export async function composeEventCancelledNotice(content: EventCancelledContent
   const when = formatEventStart(content.locale, content.event.startsAt, content.event.timeZone);
   const intro = intl.formatMessage(mailMessages.cancelledIntro, { event, when });
   const paragraphs = [intro];
+  const references = content.orderReferences ?? [];
+  if (references.length > 1)
+    paragraphs.push(
+      intl.formatMessage(mailMessages.cancelledOrders, {
+        count: references.length,
+        references: intl.formatList(references, { type: 'conjunction' }),
+      }),
+    );
   const message = shorten(content.message, shownMax.reason);
   if (message) paragraphs.push(intl.formatMessage(mailMessages.cancelledMessage, { message }));
   paragraphs.push(

@@ -1,7 +1,7 @@
 import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
 import { defaultLocale, isLocale, type Locale } from '@admit/shared/locales';
 import { formatOrderReference } from '@admit/shared/orders';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
@@ -22,7 +22,7 @@ import { ticket } from '../tickets/schema';
 import { ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
-import { cancellationRefundKey } from './refund-keys';
+import { cancellationRefundKey, cancellationRefundKeyOf } from './refund-keys';
 import { order, refund } from './schema';
 import { orderTopic } from './topics';
 
@@ -210,24 +210,45 @@ export async function sendLatePaymentRefundNotice(deps: OrderEmailDeps, orderId:
 }
 
 /**
- * Tells the buyer that the event is cancelled, their tickets void, and what they get back (the
- * cancellation's refund of this order, recorded before this is enqueued), with the organizer's
- * message. Once per order.
+ * Tells one person (an email address) that the event is cancelled, their tickets void, and what
+ * they get back: the cancellation's refunds of all their orders of it (recorded before this is
+ * enqueued), with the organizer's message, in the language of their newest order. Once per person
+ * and event; each order's timeline says it was sent.
  */
-export async function sendEventCancelledNotice(deps: OrderEmailDeps, orderId: string, message: string): Promise<boolean> {
-  const found = await findOrderWithEvent(deps.db, orderId);
-  if (found.event.status !== 'cancelled') throw new Error(`The event of order ${orderId} is not cancelled`);
-  if (!canReceiveMail(found.order.email)) return false;
-  const [given] = await deps.db
-    .select({ amount: refund.amount, status: refund.status })
-    .from(refund)
-    .where(eq(refund.idempotencyKey, cancellationRefundKey(orderId)));
-  const email = await composeEventCancelledNotice({
+export async function sendEventCancelledNotice(
+  deps: OrderEmailDeps,
+  input: { eventId: string; email: string; message: string },
+): Promise<boolean> {
+  const email = input.email.toLowerCase();
+  if (!canReceiveMail(email)) return false;
+  const theirs = await deps.db
+    .select({ id: order.id, amount: refund.amount, status: refund.status })
+    .from(order)
+    .innerJoin(refund, and(eq(refund.orderId, order.id), eq(refund.idempotencyKey, cancellationRefundKeyOf(order.id))))
+    .where(and(eq(order.eventId, input.eventId), sql`lower(${order.email}) = ${email}`))
+    .orderBy(desc(order.createdAt), desc(order.id));
+  // Orders whose refund the provider refused stay paid, for the organizer to settle: not told of here.
+  const told = theirs.filter((one) => one.status !== 'failed' && one.status !== 'canceled');
+  if (told.length === 0) return false;
+  const found = await findOrderWithEvent(deps.db, told[0]!.id);
+  if (found.event.status !== 'cancelled') throw new Error(`The event ${input.eventId} is not cancelled`);
+  const composed = await composeEventCancelledNotice({
     ...recipientOf(found, deps.publicUrl),
-    refunded: given && given.status !== 'failed' && given.status !== 'canceled' ? given.amount : 0,
-    message,
+    refunded: told.reduce((sum, one) => sum + one.amount, 0),
+    orderReferences: told.length > 1 ? told.map((one) => formatOrderReference(one.id)).reverse() : [],
+    message: input.message,
   });
-  return sendOnce(deps, orderId, email, `event-cancelled:${orderId}`, { kind: 'event_cancelled', to: found.order.email });
+  const key = `event-cancelled:${input.eventId}:${email}`;
+  const sent = await deps.mailer.send(composed, { idempotencyKey: key });
+  for (const one of told)
+    if (
+      await recordActivityOnce(deps.db, `email:event-cancelled:${one.id}`, one.id, 'email_sent', {
+        kind: 'event_cancelled',
+        to: found.order.email,
+      })
+    )
+      deps.publish?.(orderTopic(one.id));
+  return sent;
 }
 
 const OrderJobData = z.object({ orderId: z.string() });
@@ -259,14 +280,29 @@ export const sendRefundNoticeJob = defineJob({
   },
 });
 
-/** The event of this order is cancelled (orders/cancel-event.ts enqueues it once the order's refund is recorded). */
+/**
+ * A person's orders of a cancelled event are done (orders/cancel-event.ts enqueues it after their
+ * last one). An `orderId` instead of a person: a job enqueued before notices went to people; it
+ * tells that order's buyer of all their orders.
+ */
 export const sendEventCancelledNoticeJob = defineJob({
   name: 'orders.sendEventCancelledNotice',
-  data: z.object({ orderId: z.string(), message: z.string().max(1_000) }),
+  data: z.union([
+    z.object({ eventId: z.string(), email: z.string().max(320), message: z.string().max(1_000) }),
+    z.object({ orderId: z.string(), message: z.string().max(1_000) }),
+  ]),
   concurrency: 2,
   batchSize: 5,
-  async handler({ orderId, message }, { services }) {
-    await sendEventCancelledNotice(services, orderId, message);
+  async handler(data, { services }) {
+    if ('eventId' in data) {
+      await sendEventCancelledNotice(services, data);
+      return;
+    }
+    const [found] = await services.db
+      .select({ eventId: order.eventId, email: order.email })
+      .from(order)
+      .where(eq(order.id, data.orderId));
+    if (found) await sendEventCancelledNotice(services, { ...found, message: data.message });
   },
 });
 

@@ -38,7 +38,10 @@ export interface JobDefinition<Data = unknown, Services = unknown> {
    * fails on its own.
    */
   batchSize?: number;
-  /** How long one try may take before pg-boss counts it failed (default 5 minutes). */
+  /**
+   * How long one try may take before it counts failed (default 5 minutes). A try whose process
+   * died is found sooner: see leaseSeconds.
+   */
   expireInSeconds?: number;
   /**
    * pg-boss's queue policy (default `standard`). `stately`: at most one job per singleton key waits
@@ -103,6 +106,21 @@ export interface JobQueueOptions {
 /** How long a worker waits at most, between looks, while yieldWhile holds. */
 const yieldForMs = 5_000;
 
+// A try whose process died (SIGKILL, a crash, a lost machine) is not waited for until its
+// expireInSeconds: while a handler runs, its worker renews a short lease on the try every few
+// seconds, by setting the job's `expire_in` to "now, plus the lease" (never past the try's own
+// limit). pg-boss's worker times a handler out by the `expire_in` it fetched (the whole limit),
+// and its expiry check reads the row (the lease), so a try that stops being renewed is found
+// within leaseSeconds plus expiryCheckSeconds, by whichever process looks next, also one that has
+// just started. Decision 0055.
+
+/** How long a try stays its worker's after the last renewal. */
+export const leaseSeconds = 12;
+/** How often a running try's lease is renewed: well inside leaseSeconds, so a busy event loop is no death. */
+const renewEveryMs = 4_000;
+/** How often, and once at start, each process that runs workers looks for tries whose lease lapsed. */
+export const expiryCheckSeconds = 4;
+
 const schema = 'pgboss';
 
 /** pg-boss's statements, run inside the caller's transaction. */
@@ -153,6 +171,7 @@ export async function createJobQueue(
       retryLimit: job.retryLimit ?? 5,
       retryDelay: job.retryDelaySeconds ?? 5,
       retryBackoff: true,
+      // The try's whole limit: what pg-boss's worker waits for at most. Its lease is shorter (see leaseSeconds).
       expireInSeconds: job.expireInSeconds ?? 300,
       policy: job.policy ?? 'standard',
     };
@@ -162,6 +181,20 @@ export async function createJobQueue(
   }
   const known = new Set(jobs.map((job) => job.name));
   let supervisor: PgBoss | undefined;
+  // pg-boss's own expiry statement (public on the instance, missing from its types): lapsed tries
+  // are retried, or failed after their last retry, as pg-boss's maintenance would.
+  const expireLapsed = () =>
+    (supervisor as unknown as { expire(): Promise<void> } | undefined)
+      ?.expire()
+      .catch((error: unknown) => log.warn({ err: error }, 'lapsed jobs not checked'));
+  /** The lease of tries under way: until now plus leaseSeconds, within the try's own limit. */
+  const renewLease = (name: string, ids: string[], limitSeconds: number) =>
+    executeSql(
+      `update ${schema}.job
+          set expire_in = least(now() - started_on + $3 * interval '1 second', $4 * interval '1 second')
+        where name = $1 and id = any($2::uuid[]) and state = 'active'`,
+      [name, ids, leaseSeconds, limitSeconds],
+    ).catch((error: unknown) => log.warn({ err: error, job: name }, 'job lease not renewed'));
   const timers: NodeJS.Timeout[] = [];
 
   return {
@@ -197,7 +230,13 @@ export async function createJobQueue(
       });
       supervisor.on('error', (error: unknown) => log.error({ err: error }, 'job queue maintenance error'));
       await supervisor.start();
+      // Tries a process left when it died: found now, and then every few seconds.
+      await expireLapsed();
+      const expiryTimer = setInterval(() => void expireLapsed(), expiryCheckSeconds * 1000);
+      expiryTimer.unref();
+      timers.push(expiryTimer);
       for (const definition of definitions) {
+        const limitSeconds = definition.expireInSeconds ?? 300;
         const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
           const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
           try {
@@ -214,9 +253,13 @@ export async function createJobQueue(
           }
         };
         const handle = async (workerId: () => string, jobs: PgBoss.JobWithMetadata<unknown>[]) => {
+          const ids = jobs.map((job) => job.id);
+          await renewLease(definition.name, ids, limitSeconds);
+          const renewal = setInterval(() => void renewLease(definition.name, ids, limitSeconds), renewEveryMs);
           try {
             await Promise.all(jobs.map(runOne));
           } finally {
+            clearInterval(renewal);
             // Requests first: while they keep this process busy, the next jobs wait.
             for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
             // pg-boss waits out its polling interval after every fetch, even one that found jobs:

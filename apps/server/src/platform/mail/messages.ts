@@ -143,6 +143,11 @@ export const mailMessages = {
     defaultMessage: 'We are refunding everything you paid, {amount}. You do not need to do anything.',
   },
   cancelledFree: { id: 'mail.cancelled.free', defaultMessage: 'Your tickets were free, so there is nothing to refund.' },
+  cancelledOrders: {
+    id: 'mail.cancelled.orders',
+    defaultMessage:
+      '{count, plural, one {This is about your order {references}.} other {This is about all # of your orders: {references}.}}',
+  },
 
   attendeeMessageIntro: {
     id: 'mail.attendeeMessage.intro',
