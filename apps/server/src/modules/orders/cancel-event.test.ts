@@ -1,5 +1,6 @@
 import { cancelEvent, deleteEvent, moveEvent } from '@admit/shared/event-changes';
-import { cancelOrder, confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { setAccountLanguage } from '@admit/shared/account';
+import { cancelOrder, confirmPayment, createOrder, formatOrderReference, startPayment } from '@admit/shared/orders';
 import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog } from '../../platform/audit/schema';
@@ -12,7 +13,7 @@ import { startStripeStandIn, type StripeStandIn } from '../../testing/stripe-sta
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { order, refund } from './schema';
+import { order, orderActivity, refund } from './schema';
 
 // Cancelling an event through Stripe's real SDK on the local stand-in: every paid order refunded
 // once, every buyer told once in their language, also when Stripe fails midway and the work resumes.
@@ -173,6 +174,43 @@ describe('cancelling an event', () => {
       );
       expect(notices).toHaveLength(1);
     }
+  });
+
+  it('tells a person with several orders once, in their language, of all their orders and of everything refunded', async () => {
+    const created = await eventOnSale();
+    const [seat, guest] = created.ticketTypeIds as [string, string];
+    const petra = await t.signUp('Petra Mehrfach');
+    await t.call(setAccountLanguage, { locale: 'de' }, petra.cookie);
+    const theirs = [
+      await paidOrder(petra, created.eventId, seat, 2),
+      await paidOrder(petra, created.eventId, seat, 1),
+      (await t.call(createOrder, { eventId: created.eventId, lines: [{ ticketTypeId: guest, quantity: 1 }] }, petra.cookie)).body
+        .result.orderId,
+    ];
+    const other = await paidOrder(buyers[0]!, created.eventId, seat, 1);
+    const since = new Date();
+
+    await t.call(cancelEvent, { eventId: created.eventId, message: 'Die Band ist krank.' }, admin.cookie);
+    await t.settleJobs();
+
+    const notices = (await emailsTo(petra.email)).filter((one) => one.createdAt >= since);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.subject).toBe('Jazz night ist abgesagt');
+    expect(notices[0]!.text).toContain('alle 3 Ihrer Bestellungen');
+    for (const orderId of theirs) expect(notices[0]!.text).toContain(formatOrderReference(orderId));
+    // 2 × 25 € and 1 × 25 €, the free order nothing: 75 € in one sentence.
+    expect(notices[0]!.text).toContain('75,00');
+    // Each order's timeline says the notice went out.
+    for (const orderId of theirs) {
+      const sent = await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId));
+      const notified = sent.filter((one) => one.kind === 'email_sent' && one.detail.kind === 'event_cancelled');
+      expect(notified).toHaveLength(1);
+    }
+    // Someone else with one order: their own notice, which names no list of orders.
+    const toOther = (await emailsTo(buyers[0]!.email)).filter((one) => one.createdAt >= since);
+    expect(toOther).toHaveLength(1);
+    expect(toOther[0]!.text).not.toContain(formatOrderReference(other));
+    expect(toOther[0]!.text).toContain('€25.00');
   });
 
   it('refunds in full a payment that arrives after the event was cancelled, and issues no ticket', async () => {

@@ -112,7 +112,7 @@ const yieldForMs = 5_000;
 // limit). pg-boss's worker times a handler out by the `expire_in` it fetched (the whole limit),
 // and its expiry check reads the row (the lease), so a try that stops being renewed is found
 // within leaseSeconds plus expiryCheckSeconds, by whichever process looks next, also one that has
-// just started. Decision 0055.
+// just started, and tried again at once. Decision 0055.
 
 /** How long a try stays its worker's after the last renewal. */
 export const leaseSeconds = 12;
@@ -182,11 +182,23 @@ export async function createJobQueue(
   const known = new Set(jobs.map((job) => job.name));
   let supervisor: PgBoss | undefined;
   // pg-boss's own expiry statement (public on the instance, missing from its types): lapsed tries
-  // are retried, or failed after their last retry, as pg-boss's maintenance would.
-  const expireLapsed = () =>
-    (supervisor as unknown as { expire(): Promise<void> } | undefined)
-      ?.expire()
-      .catch((error: unknown) => log.warn({ err: error }, 'lapsed jobs not checked'));
+  // are retried, or failed after their last retry, as pg-boss's maintenance would. A lapsed lease
+  // means a process died, not that the job failed: its retry is due at once, not after the job's
+  // retry delay (meant for a provider that is down). pg-boss marks what its expiry retried with
+  // this message; a try that failed or timed out in a living worker says otherwise.
+  const expireLapsed = async () => {
+    if (!supervisor) return;
+    try {
+      await (supervisor as unknown as { expire(): Promise<void> }).expire();
+      await executeSql(
+        `update ${schema}.job set start_after = now()
+          where state = 'retry' and start_after > now()
+            and output->'value'->>'message' = 'job failed by timeout in active state'`,
+      );
+    } catch (error) {
+      log.warn({ err: error }, 'lapsed jobs not checked');
+    }
+  };
   /** The lease of tries under way: until now plus leaseSeconds, within the try's own limit. */
   const renewLease = (name: string, ids: string[], limitSeconds: number) =>
     executeSql(
