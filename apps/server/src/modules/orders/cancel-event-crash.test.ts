@@ -103,14 +103,22 @@ describe('a worker killed while it refunds a cancelled event', () => {
             .select({ to: outboxMessage.to, text: outboxMessage.text })
             .from(outboxMessage)
             .where(and(eq(outboxMessage.channel, 'email'), like(outboxMessage.subject, '% is cancelled')));
+        // When the refunds moved again, were all made, and all people were told (ms after the restart).
+        const seen: { moved?: number; refunded?: number; told?: number } = {};
         await expect
-          .poll(async () => refundsAtStripe() === 150 && (await notices()).length >= buyers.length, {
-            timeout: 120_000,
-            interval: 100,
-          })
+          .poll(
+            async () => {
+              const now = Math.round(performance.now() - restartedAt);
+              if (refundsAtStripe() > beforeRestart + 1) seen.moved ??= now;
+              if (refundsAtStripe() === 150) seen.refunded ??= now;
+              if ((await notices()).length >= buyers.length) seen.told ??= now;
+              return seen.refunded !== undefined && seen.told !== undefined;
+            },
+            { timeout: 120_000, interval: 100 },
+          )
           .toBe(true);
-        const doneAfterMs = performance.now() - restartedAt;
-        expect(doneAfterMs).toBeLessThan(30_000);
+        const doneAfterMs = Math.max(seen.refunded!, seen.told!);
+        expect(doneAfterMs, JSON.stringify(seen)).toBeLessThan(30_000);
 
         // Stripe's side: one refund of the whole amount for every payment, none twice.
         const payments = await t.db
@@ -133,7 +141,7 @@ describe('a worker killed while it refunds a cancelled event', () => {
         }
         expect(await dataInvariantViolations(t.db)).toEqual([]);
         console.info(
-          `cancel-event crash: ${beforeRestart} refunds before the kill, all 150 and 50 notices ${Math.round(doneAfterMs)} ms after the restart`,
+          `cancel-event crash: ${beforeRestart} refunds before the kill; after the restart (ms): ${JSON.stringify(seen)}`,
         );
       } finally {
         for (const worker of workers) if (worker.running()) await worker.stop('SIGTERM');

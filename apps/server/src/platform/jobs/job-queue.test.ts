@@ -10,7 +10,7 @@ import { openDatabase, type Database } from '../db/database';
 import { createMailer } from '../mail/mailer';
 import { outboxMessage } from '../mail/schema';
 import { eq } from 'drizzle-orm';
-import { createJobQueue, defineJob, type JobQueue } from './job-queue';
+import { createJobQueue, defineJob, expiryCheckSeconds, leaseSeconds, type JobQueue } from './job-queue';
 
 // The job queue on the real database (PGlite, and PostgreSQL when TEST_DATABASE_URL is set): what
 // it promises is what the rest of Admit relies on to send every email once and release every hold.
@@ -168,6 +168,43 @@ describe('the job queue', () => {
       await second.work([healthy as never], {});
       await expect.poll(() => tries.map((one) => one.text), { timeout: 30_000, interval: 250 }).toEqual(['survivor']);
       expect(tries[0]!.retryCount).toBe(1);
+    } finally {
+      release();
+      await second.stop();
+    }
+  });
+
+  it('runs again within seconds a job whose process died, however long its try may take and its retries wait', async () => {
+    let release: () => void = () => {};
+    const slow = defineJob<{ text: string }, unknown>({
+      name: 'test.crashLong',
+      data: z.object({ text: z.string() }),
+      // Five minutes for a try, a minute before a retry: neither is waited for after a crash.
+      expireInSeconds: 300,
+      retryDelaySeconds: 60,
+      concurrency: 1,
+      async handler() {
+        await new Promise<void>((resolve) => (release = resolve));
+      },
+    });
+    // A process that dies: it takes the try and renews its lease, and then nothing more.
+    const dying = await createJobQueue(database, log, [slow as never], { pollingIntervalSeconds: 0.5 });
+    await dying.enqueue(database.db, slow as never, { text: 'orphan' });
+    await dying.work([slow as never], {});
+    await expect
+      .poll(async () => (await dying.depth()).find((row) => row.name === 'test.crashLong')?.active, { timeout: 10_000 })
+      .toBe(1);
+    await dying.stop({ graceful: false });
+    const diedAt = performance.now();
+
+    const { job: healthy, tries } = recordingJob('test.crashLong');
+    const second = await createJobQueue(database, log, [healthy as never], { pollingIntervalSeconds: 0.5 });
+    try {
+      await second.work([healthy as never], {});
+      await expect
+        .poll(() => tries.map((one) => one.text), { timeout: (leaseSeconds + expiryCheckSeconds + 5) * 1000, interval: 250 })
+        .toEqual(['orphan']);
+      expect(performance.now() - diedAt).toBeLessThan((leaseSeconds + expiryCheckSeconds + 5) * 1000);
     } finally {
       release();
       await second.stop();
