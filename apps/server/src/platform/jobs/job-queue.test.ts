@@ -194,8 +194,15 @@ describe('the job queue', () => {
     await expect
       .poll(async () => (await dying.depth()).find((row) => row.name === 'test.crashLong')?.active, { timeout: 10_000 })
       .toBe(1);
+    // Stopped, it would hand its try back; killed, it leaves the try active with the lease it had
+    // renewed last: that is what the database keeps after a SIGKILL (the kill itself is tested
+    // with real processes in modules/orders/cancel-event-crash.test.ts).
     await dying.stop({ graceful: false });
     const diedAt = performance.now();
+    await database.execute(
+      `update pgboss.job set state = 'active', start_after = started_on, output = null where name = 'test.crashLong'`,
+      [],
+    );
 
     const { job: healthy, tries } = recordingJob('test.crashLong');
     const second = await createJobQueue(database, log, [healthy as never], { pollingIntervalSeconds: 0.5 });
