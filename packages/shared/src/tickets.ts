@@ -13,6 +13,8 @@ export const MyTicketRow = z.object({
   holderName: z.string(),
   ticketTypeName: z.string(),
   orderId: z.string(),
+  /** Whether its order cost nothing: a free ticket given back is cancelled, not refunded. */
+  freeOrder: z.boolean(),
   eventId: z.string(),
   eventSlug: z.string(),
   eventTitle: z.string(),

@@ -1,4 +1,12 @@
-import { cancelOrder, confirmPayment, formatOrderReference, myOrder, startPayment, type MyOrderRow } from '@admit/shared/orders';
+import {
+  cancelOrder,
+  confirmPayment,
+  formatOrderReference,
+  myOrder,
+  shownOrderStatus,
+  startPayment,
+  type MyOrderRow,
+} from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Divider, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -88,7 +96,7 @@ export function OrderPage({
           <Title order={1}>
             <FormattedMessage id="order.title" defaultMessage="Your order" />
           </Title>
-          <OrderStatusBadge status={order.status} />
+          <OrderStatusBadge status={shownOrderStatus(order)} />
         </Group>
         <Text size="sm" c="dimmed">
           <FormattedMessage
@@ -296,7 +304,7 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
 function Outcome({ order }: { order: MyOrderRow }) {
   const intl = useIntl();
   const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
-  switch (order.status) {
+  switch (shownOrderStatus(order)) {
     case 'paid':
     case 'partially_refunded':
       return (
@@ -330,6 +338,19 @@ function Outcome({ order }: { order: MyOrderRow }) {
         </Alert>
       );
     case 'cancelled':
+      if (order.status === 'refunded')
+        return (
+          <Alert
+            color="gray"
+            role="status"
+            title={intl.formatMessage({ id: 'order.cancelled.title', defaultMessage: 'This order was cancelled' })}
+          >
+            <FormattedMessage
+              id="order.cancelledFree.body"
+              defaultMessage="Its tickets are no longer valid. They were free, so there is nothing to refund."
+            />
+          </Alert>
+        );
       return order.refundedAmount > 0 ? (
         <Alert
           color="orange"

@@ -1,4 +1,4 @@
-import { eventOrders } from '@admit/shared/orders';
+import { eventOrders, shownOrderStatus } from '@admit/shared/orders';
 import { personLabel, shownContact } from '@admit/shared/people';
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -78,7 +78,7 @@ export function EventOrders({ eventId }: { eventId: string }) {
                       )}
                     </Table.Td>
                     <Table.Td>
-                      <OrderStatusBadge status={order.status} />
+                      <OrderStatusBadge status={shownOrderStatus(order)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

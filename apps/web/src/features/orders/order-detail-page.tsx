@@ -1,4 +1,4 @@
-import { formatOrderReference, orderDetail, type OrderDetailRow } from '@admit/shared/orders';
+import { formatOrderReference, orderDetail, shownOrderStatus, type OrderDetailRow } from '@admit/shared/orders';
 import { Badge, Button, Card, Checkbox, Grid, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { personLabel, shownContact } from '@admit/shared/people';
@@ -51,7 +51,7 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
       <Stack gap={4}>
         <Group gap="sm" wrap="wrap">
           <Title order={1}>{personLabel({ name: order.buyerName, email: order.email })}</Title>
-          <OrderStatusBadge status={order.status} size="lg" aria-live="polite" data-testid="order-status" />
+          <OrderStatusBadge status={shownOrderStatus(order)} size="lg" aria-live="polite" data-testid="order-status" />
         </Group>
         <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           <FormattedMessage

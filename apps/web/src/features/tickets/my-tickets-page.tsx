@@ -88,12 +88,19 @@ export function MyTicketsPage() {
                       <Text fw={700} c="red">
                         {ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelled" defaultMessage="Event cancelled" />
+                        ) : ticket.freeOrder ? (
+                          <FormattedMessage id="myTickets.cancelled" defaultMessage="Cancelled" />
                         ) : (
                           <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
                         )}
                       </Text>
                       <Text size="sm" c="dimmed">
-                        {ticket.eventStatus === 'cancelled' ? (
+                        {ticket.eventStatus === 'cancelled' && ticket.freeOrder ? (
+                          <FormattedMessage
+                            id="myTickets.eventCancelledFreeNote"
+                            defaultMessage="Your free ticket is cancelled: there is nothing to refund."
+                          />
+                        ) : ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelledNote" defaultMessage="Your money is refunded in full." />
                         ) : (
                           <FormattedMessage id="myTickets.refundedNote" defaultMessage="This ticket no longer admits anyone." />
