@@ -196,7 +196,7 @@ export function NewMessage({ eventId }: { eventId: string }) {
               <Text size="sm" c="dimmed">
                 <FormattedMessage
                   id="messages.preview.unreachable"
-                  defaultMessage="{count, plural, one {# of them has no email address (signed up with a phone number) and reads it on their order only.} other {# of them have no email address (signed up with a phone number) and read it on their order only.}}"
+                  defaultMessage="{count, plural, one {# of them has no email address (signed up with a phone number, or a guest listed by name only) and gets no email.} other {# of them have no email address (signed up with a phone number, or guests listed by name only) and get no email.}}"
                   values={{ count: previewed.unreachable }}
                 />
               </Text>
