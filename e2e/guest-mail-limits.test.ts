@@ -110,6 +110,25 @@ describe('a new organizer imports guests with a plus-one, is told what is left t
     await organizer.setViewportSize({ width: 1280, height: 900 });
   });
 
+  it('refuses a guest list whose emails do not fit in what is left, importing none of it', async () => {
+    const more = ['name,email', ...['eve', 'finn', 'gus', 'hal'].map((name) => `${name},${name}.more@example.test`)].join('\n');
+    await organizer.goto(`/manage/events/${eventId}/import`);
+    await organizer
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'more.csv', mimeType: 'text/csv', buffer: Buffer.from(more) });
+    await organizer.getByRole('button', { name: 'Check 4 rows' }).click();
+    await organizer.getByRole('checkbox', { name: 'Email each new guest their tickets' }).check();
+    await organizer.getByRole('button', { name: 'Import 4 guests' }).click();
+    await organizer.getByText(/^No new guests were imported/).waitFor();
+    await organizer
+      .getByRole('alert')
+      .getByText(
+        /^The import stopped: This would email 4 guests who have not bought a ticket, but your account can email only 3 more for now\. More can go from /,
+      )
+      .waitFor();
+    await organizer.screenshot({ path: `${shots}/guest-mail-import-refused-1280.png`, fullPage: true });
+  });
+
   it('refuses door staff who open the messages page by its address, at once and without the form', async () => {
     const { invitationId } = await callAs(organizer)<{ invitationId: string }>('orgs.invite', {
       organizationId,
