@@ -59,7 +59,8 @@ export async function applyGuestList({ ctx, input }: { ctx: AuthedCallContext; i
   requirePlacesFor(placesLeft(found, types), fresh);
   // Guests typed in never bought anything: emailing them is limited, and refused before any row is
   // written when the chunk's emails do not fit (each piece counts its own as it commits).
-  if (input.sendEmails) await requireGuestMailAllowance({ ...senderOf(ctx, found), emails: fresh.filter(hasEmail).length });
+  const emails = input.sendEmails ? fresh.filter(hasEmail).length : 0;
+  if (emails > 0) await requireGuestMailAllowance({ ...senderOf(ctx, found), emails });
 
   const created: ValidRow[] = [];
   // Each piece enqueues its guests' emails with their orders, so they go out only for what committed.

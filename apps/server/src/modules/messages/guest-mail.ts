@@ -110,13 +110,12 @@ function limitReached(details: Omit<GuestMailLimitDetails, 'reason'>): CallableE
 /**
  * Refuses, before anything is written, `emails` guest emails that do not fit in what the sender's
  * quotas have left: `resource-exhausted` (guest-mail-limit), with what is left and when more may go.
- * Counts nothing.
+ * Counts nothing; answers the quotas it read.
  */
-export async function requireGuestMailAllowance(sender: Sender & { emails: number }): Promise<void> {
-  if (sender.emails === 0) return;
+export async function requireGuestMailAllowance(sender: Sender & { emails: number }): Promise<ScopedQuota[]> {
   const { left } = await leftOf(sender);
   const short = left.filter((entry) => entry.left < sender.emails);
-  if (short.length === 0) return;
+  if (short.length === 0) return left.map((entry) => entry.quota);
   const least = left.reduce((a, b) => (b.left < a.left ? b : a));
   // More may go when every quota that is short has started again.
   const wait = Math.max(...short.map((entry) => entry.resetsInSeconds ?? entry.quota.windowSeconds));
@@ -129,8 +128,7 @@ export async function requireGuestMailAllowance(sender: Sender & { emails: numbe
  */
 export async function countGuestMail(sender: Sender & { db: Tx; emails: number }): Promise<void> {
   if (sender.emails === 0) return;
-  await requireGuestMailAllowance(sender);
-  const { quotas } = await quotasOf(sender);
+  const quotas = await requireGuestMailAllowance(sender);
   for (const quota of quotas) {
     const wait = await consumeQuota(sender.db, quota, sender.emails);
     if (wait !== null) {
