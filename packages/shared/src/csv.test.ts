@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { completeImportReport, neutralizeFormula, usesDecimalComma, type ImportRowReport } from './csv';
+import {
+  checkImportRow,
+  completeImportReport,
+  ImportRowInput,
+  importRowIdentity,
+  neutralizeFormula,
+  usesDecimalComma,
+  type ImportRowReport,
+} from './csv';
 
 describe('CSV cells', () => {
   it('neutralises = + - @ tab and carriage return at the start of a cell, and nothing else', () => {
@@ -48,5 +56,25 @@ describe('the whole-file import report', () => {
   it('leaves rows imported before out of the capacity count', () => {
     const report = completeImportReport([row(2, 'a', 3, 'imported'), row(3, 'b', 3)], capacity);
     expect(report.map((one) => one.status)).toEqual(['imported', 'ok']);
+  });
+});
+
+describe('a guest-list row', () => {
+  const types = [{ id: 'standing', name: 'Standing' }];
+  const check = (row: { name?: string; email?: string }) => checkImportRow(ImportRowInput.parse({ line: 2, ...row }), types);
+
+  it('may be a name without an email (a plus-one), keyed by the name and the ticket type', () => {
+    const plusOne = check({ name: ' Anna  Host +1 ', email: '' });
+    expect(plusOne.errors).toEqual([]);
+    expect(importRowIdentity(plusOne)).toBe('name:anna host +1|type:standing');
+    expect(importRowIdentity(check({ name: 'anna host +1' }))).toBe(importRowIdentity(plusOne));
+  });
+
+  it('is keyed by its email when it has one, whatever its name', () => {
+    expect(importRowIdentity(check({ name: 'Ann', email: 'ANN@example.test' }))).toBe('email:ann@example.test|type:standing');
+  });
+
+  it('needs an email or a name', () => {
+    expect(check({ name: ' ', email: '' }).errors).toEqual([{ code: 'email-missing', field: 'email' }]);
   });
 });

@@ -115,7 +115,7 @@ export const ImportRowReport = z.object({
   line: z.number(),
   status: ImportRowStatus,
   errors: z.array(ImportRowError),
-  /** The row's idempotency key (a hash); null when the row has no email or id to key it by. */
+  /** The row's idempotency key (a hash); null when the row has no email, name or id to key it by. */
   key: z.string().nullable(),
   ticketTypeId: z.string().nullable(),
   quantity: z.number(),
@@ -207,8 +207,12 @@ export function checkImportRow(
     if (row[field].length > importFieldMax[field]) errors.push({ code: 'too-long', field });
   }
   const email = normalizeEmail(row.email);
-  if (email === '') errors.push({ code: 'email-missing', field: 'email' });
-  else if (!emailPattern.test(email) && email.length <= importFieldMax.email)
+  const name = normalizeName(row.name);
+  // A guest without an address (someone's plus-one) is a name alone: the ticket is issued to the
+  // name, and nobody is emailed. A row with neither is nobody.
+  if (email === '') {
+    if (name === '') errors.push({ code: 'email-missing', field: 'email' });
+  } else if (!emailPattern.test(email) && email.length <= importFieldMax.email)
     errors.push({ code: 'email-invalid', field: 'email' });
 
   const typeCell = normalizeName(row.ticketType).toLowerCase();
@@ -228,7 +232,7 @@ export function checkImportRow(
   return {
     line: row.line,
     errors,
-    name: normalizeName(row.name),
+    name,
     email,
     ticketTypeId: type?.id ?? null,
     quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : 0,
@@ -239,12 +243,16 @@ export function checkImportRow(
 
 /**
  * What identifies a row across imports, before hashing: the file's own id when it has one,
- * otherwise the guest's email and ticket type (one complimentary order per guest and type).
+ * otherwise the guest's email and ticket type (one complimentary order per guest and type), or,
+ * for a guest without an email, their name (in lower case) and ticket type: two plus-ones of the
+ * same name need ids of their own, or one row with a quantity of two.
  */
-export function importRowIdentity(row: Pick<CheckedImportRow, 'guestId' | 'email' | 'ticketTypeId'>): string | null {
+export function importRowIdentity(row: Pick<CheckedImportRow, 'guestId' | 'email' | 'name' | 'ticketTypeId'>): string | null {
   if (row.guestId !== '') return `id:${row.guestId}`;
-  if (row.email === '' || row.ticketTypeId === null) return null;
-  return `email:${row.email}|type:${row.ticketTypeId}`;
+  if (row.ticketTypeId === null) return null;
+  if (row.email !== '') return `email:${row.email}|type:${row.ticketTypeId}`;
+  if (row.name !== '') return `name:${row.name.toLowerCase()}|type:${row.ticketTypeId}`;
+  return null;
 }
 
 /**

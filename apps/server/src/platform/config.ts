@@ -99,6 +99,17 @@ const ConfigSchema = z
     INVITATIONS_WINDOW_SECONDS: positiveInt(24 * 60 * 60),
     INVITATIONS_PER_ACCOUNT: positiveInt(50),
     INVITATIONS_PER_RECIPIENT: positiveInt(5),
+    /**
+     * Emails to people who never bought anything (guests of an imported list emailed their
+     * tickets, messages to them), per account and per organization, in the last hour and day.
+     * An account or organization with no paid order yet has the lower NEW limits (decision 0054).
+     */
+    GUEST_MAIL_PER_ACCOUNT_HOUR: positiveInt(1_000),
+    GUEST_MAIL_PER_ACCOUNT_DAY: positiveInt(5_000),
+    GUEST_MAIL_PER_ORG_HOUR: positiveInt(2_000),
+    GUEST_MAIL_PER_ORG_DAY: positiveInt(10_000),
+    GUEST_MAIL_NEW_PER_HOUR: positiveInt(100),
+    GUEST_MAIL_NEW_PER_DAY: positiveInt(300),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".
