@@ -7,7 +7,7 @@ const forSignedIn = (path: string) => /^\/(account|tickets|orders|manage)(\/|$)/
 
 describe('the router', () => {
   const router = createAppRouter(createMemoryHistory({ initialEntries: ['/'] }));
-  const screens = Object.values(router.routesByPath) as { fullPath: string; parentRoute?: { id: string } }[];
+  const screens = Object.values(router.routesByPath) as unknown as { fullPath: string; parentRoute?: { id: string } }[];
 
   it('puts every screen for signed-in people under the one signed-in guard, and no public page', () => {
     const guarded = (route: (typeof screens)[number]) => {
