@@ -100,6 +100,27 @@ describe('an event’s cover', () => {
     expect((await t.db.select().from(event).where(eq(event.id, created.eventId)))[0]!.coverFile).toBeNull();
   });
 
+  it('over FILE_MAX_BYTES, is refused with 400 and the reason too-large, as any other refused upload', async () => {
+    const created = await createPublishedEvent(t, owner.cookie);
+    const filesBefore = await storedFiles();
+
+    const answer = await upload(
+      `/files/events/${created.eventId}/cover`,
+      Buffer.alloc(t.config.FILE_MAX_BYTES + 1, 0xff),
+      owner.cookie,
+    );
+
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT', details: { reason: 'too-large' } } });
+    expect(await storedFiles()).toEqual(filesBefore);
+    const logo = await upload(
+      `/files/orgs/${created.organizationId}/logo`,
+      Buffer.alloc(t.config.FILE_MAX_BYTES + 1),
+      owner.cookie,
+    );
+    expect(logo.json()).toMatchObject({ error: { details: { reason: 'too-large' } } });
+  });
+
   it('replaced or removed, leaves no variant of the old picture behind', async () => {
     const created = await createPublishedEvent(t, owner.cookie);
     const target = `/files/events/${created.eventId}/cover`;

@@ -112,6 +112,12 @@ export function registerPictureRoutes(app: FastifyInstance, deps: FileRouteDeps,
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.config.FILE_MAX_BYTES }, (_request, body, done) =>
       done(null, body),
     );
+    // The body limit answers before the handler runs: with the same reason as every other refusal,
+    // so that the page can say why. Anything else goes on to the app's error handler.
+    scope.setErrorHandler((error: Error & { code?: string }, _request, reply) => {
+      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+      return sendError(reply, 'invalid-argument', refusalMessages['too-large'], { reason: 'too-large' });
+    });
     scope.put<{ Params: { id: string }; Querystring: Record<string, string> }>(slot.path, async (request, reply) => {
       const allowed = await authorized(deps, slot, request, reply);
       if (!allowed) return reply;
