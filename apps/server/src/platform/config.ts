@@ -8,7 +8,8 @@ const ConfigSchema = z
   .object({
     NODE_ENV: optional(z.enum(['development', 'production', 'test'])).transform((value) => value ?? 'development'),
     PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((value) => value ?? 3000),
-    HOST: optional(z.string()).transform((value) => value ?? '0.0.0.0'),
+    /** Where to listen; without it, see the end of this schema (this machine only, outside production). */
+    HOST: optional(z.string()),
     PUBLIC_URL: optional(z.url({ protocol: /^https?$/ })),
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
     /**
@@ -147,7 +148,10 @@ const ConfigSchema = z
     for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SMTP_URL'] as const) {
       if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
     }
-  });
+  })
+  // Outside production the dev outbox holds every sign-in link and the sandbox takes test cards:
+  // without HOST, only this machine may connect (`npm start` on a café's network exposes nothing).
+  .transform((config) => ({ ...config, HOST: config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1') }));
 
 export type Config = z.infer<typeof ConfigSchema>;
 
