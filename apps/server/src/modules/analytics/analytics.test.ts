@@ -162,6 +162,28 @@ describe('POST /a', () => {
     expect(await rawRowsOf(eventId)).toHaveLength(101);
   });
 
+  it('lets one address bring 20 new visitors a minute, counting an IPv6 /64 as one address, and drops the rest', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    // The budget is per minute: start well inside one.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const before = t.app.beacons.stats().limited;
+    const browser = (n: number) => ({ 'user-agent': `${chrome} Build/${n}` });
+    // One home's /64, a new address and browser each time.
+    for (let n = 1; n <= 25; n += 1) await beacon({ eventId, step: 'view' }, browser(n), `2001:db8:1:2::${n.toString(16)}`);
+    // A visitor already counted this minute is still taken; the same /64 written out in full is not another network.
+    await beacon({ eventId, step: 'view' }, browser(1), '2001:db8:1:2::1');
+    await beacon({ eventId, step: 'view' }, browser(99), '2001:0db8:0001:0002:0000:0000:0000:00ff');
+    // Another network, and an IPv4 address however it is written, each with a budget of their own.
+    for (let n = 1; n <= 5; n += 1) await beacon({ eventId, step: 'view' }, browser(n), `2001:db8:1:3::${n}`);
+    for (let n = 1; n <= 22; n += 1)
+      await beacon({ eventId, step: 'view' }, browser(n), n % 2 === 0 ? '198.51.100.77' : '::ffff:198.51.100.77');
+    await t.app.beacons.flush();
+    // 20 + the first visitor again + 5 + 20.
+    expect(await rawRowsOf(eventId)).toHaveLength(46);
+    expect(t.app.beacons.stats().limited - before).toBe(5 + 1 + 2);
+  });
+
   it('writes the other rows of a batch when the database refuses one of them, and counts that one as dropped', async () => {
     const { eventId } = await createPublishedEvent(t, owner.cookie);
     await t.app.beacons.flush();
