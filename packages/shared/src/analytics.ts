@@ -52,10 +52,16 @@ export const AnalyticsDay = z.object({
 });
 export type AnalyticsDay = z.infer<typeof AnalyticsDay>;
 
-/** Visitors who reached each step (summed over days: a person on two days counts twice). */
+/**
+ * People who reached each step (summed over days: a person on two days counts twice): visitors for
+ * view and tickets, from the beacons; buyers for checkout and paid, from the orders themselves.
+ */
 export const FunnelRow = z.object({ step: FunnelStep, visitors: z.number() });
 
-/** Where visitors came from: another site's host or the link's `utm_source` ('' = direct), and the campaign. */
+/**
+ * Where visitors came from: another site's host or the link's `utm_source` ('' = direct), and the
+ * campaign. `checkout` and `paid` count the real orders whose browser named them in its beacon.
+ */
 export const SourceRow = z.object({
   source: z.string(),
   campaign: z.string(),
