@@ -21,6 +21,14 @@ describe('CSV cells', () => {
     for (const value of ['Ｊａｎ', 'ａ＝ｂ', '　＝1', '😀=1', 'Ünal']) expect(neutralizeFormula(value)).toBe(value);
   });
 
+  it('neutralises every line of a cell that starts as a formula, after a CR, an LF or a CRLF, and leaves the others', () => {
+    expect(neutralizeFormula('<b>x</b>\n=1+1\n@SUM(1)')).toBe("<b>x</b>\n'=1+1\n'@SUM(1)");
+    expect(neutralizeFormula('a\r-1\r\n+2\n\tb\n＝3')).toBe("a\r'-1\r\n'+2\n'\tb\n'＝3");
+    expect(neutralizeFormula('=1\n=2')).toBe("'=1\n'=2");
+    expect(neutralizeFormula('\n=2')).toBe("'\n'=2");
+    expect(neutralizeFormula('first\nsecond\r\n\nthird = 3')).toBe('first\nsecond\r\n\nthird = 3');
+  });
+
   it('knows which locales write decimals with a comma', () => {
     expect(usesDecimalComma('de')).toBe(true);
     expect(usesDecimalComma('en')).toBe(false);

@@ -30,20 +30,34 @@ export function exportPath(eventId: string, kind: ExportKind, options: { excel: 
 /** The response header that tells how many data rows an export will have (for a progress bar). */
 export const exportRowCountHeader = 'x-row-count';
 
-const formulaStart = /^[=+\-@\t\r]/;
+const formulaStart = /^[=+\-@\t\r\n]/;
+const lineBreak = /(\r\n|\r|\n)/;
+
+/** A line that starts as a formula, with an apostrophe before it. */
+function neutralizeLine(line: string): string {
+  const first = line.codePointAt(0);
+  if (first === undefined) return line;
+  const start = first < 0x80 ? line : String.fromCodePoint(first).normalize('NFKC');
+  return formulaStart.test(start) ? `'${line}` : line;
+}
 
 /**
- * A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return at
- * its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's advice). The
- * first character is compared in its compatibility form (NFKC): a spreadsheet may take a
- * full-width `＝` (or `＋`, `－`, `＠`, or their small forms) for the ASCII one, as East Asian
- * keyboards type them.
+ * A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return or
+ * line feed at its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's
+ * advice). The first character is compared in its compatibility form (NFKC): a spreadsheet may
+ * take a full-width `＝` (or `＋`, `－`, `＠`, or their small forms) for the ASCII one, as East
+ * Asian keyboards type them.
+ *
+ * Every line of a cell is treated so, not only its first: the writer quotes a cell with a line
+ * break, but a reader that splits records on a bare LF or CR (a text editor pasted into a sheet,
+ * a hand-made parser) would start a row with the second line.
  */
 export function neutralizeFormula(value: string): string {
-  const first = value.codePointAt(0);
-  if (first === undefined) return value;
-  const start = first < 0x80 ? value : String.fromCodePoint(first).normalize('NFKC');
-  return formulaStart.test(start) ? `'${value}` : value;
+  if (!lineBreak.test(value)) return neutralizeLine(value);
+  const parts = value.split(lineBreak);
+  // Odd parts are the line breaks themselves, which split keeps because of the capture group.
+  const lines = parts.map((part, index) => (index % 2 === 1 ? part : neutralizeLine(part))).join('');
+  return formulaStart.test(value) && !lines.startsWith("'") ? `'${lines}` : lines;
 }
 
 /** Whether the locale writes 1.5 as "1,5": Excel there expects `;` between cells. */

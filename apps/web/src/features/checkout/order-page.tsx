@@ -68,7 +68,7 @@ export function OrderPage({
   useEffect(() => {
     const seen = rows?.[0];
     if (seen?.status === 'pending') sawPending.current = true;
-    else if (seen?.status === 'paid' && (sawPending.current || returnedFromPayment)) sendStep(seen.eventId, 'paid');
+    else if (seen?.status === 'paid' && (sawPending.current || returnedFromPayment)) sendStep(seen.eventId, 'paid', seen.id);
   }, [rows, returnedFromPayment]);
 
   if (error) return <ErrorState error={error} />;
