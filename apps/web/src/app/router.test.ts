@@ -7,12 +7,16 @@ const forSignedIn = (path: string) => /^\/(account|tickets|orders|manage)(\/|$)/
 
 describe('the router', () => {
   const router = createAppRouter(createMemoryHistory({ initialEntries: ['/'] }));
-  const screens = Object.values(router.routesByPath) as unknown as { fullPath: string; parentRoute?: { id: string } }[];
+  interface Screen {
+    id: string;
+    fullPath: string;
+    parentRoute?: Screen;
+  }
+  const screens = Object.values(router.routesByPath) as unknown as Screen[];
 
   it('puts every screen for signed-in people under the one signed-in guard, and no public page', () => {
-    const guarded = (route: (typeof screens)[number]) => {
-      for (let parent = route.parentRoute; parent; parent = (parent as typeof route).parentRoute)
-        if (parent.id === '/signed-in') return true;
+    const guarded = (route: Screen) => {
+      for (let parent = route.parentRoute; parent; parent = parent.parentRoute) if (parent.id === '/signed-in') return true;
       return false;
     };
     const wrong = screens.filter((route) => forSignedIn(route.fullPath) !== guarded(route)).map((route) => route.fullPath);
