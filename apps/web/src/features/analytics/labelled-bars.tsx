@@ -22,7 +22,7 @@ export function LabelledBars({
     <ul className={classes.list}>
       {data.map((row, index) => (
         <li key={index} className={classes.row}>
-          <span className={classes.name} title={row.name}>
+          <span className={classes.name} title={row.name} dir="auto">
             {row.name}
           </span>
           <div className={classes.track}>
