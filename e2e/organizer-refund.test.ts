@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
@@ -89,6 +90,7 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
   it('downloads the order’s tickets as a PDF from its detail, as the confirmation email attaches them', async () => {
     const pdf = await download(organizer, organizer.getByRole('link', { name: 'Download tickets (PDF)' }));
     expect(pdf).toEqual({ name: expect.stringMatching(/-tickets\.pdf$/), start: '%PDF-' });
+    await screenshots(organizer, 'order-detail');
   });
 
   it('refunds one ticket with a reason in the dialog, and sees the order partly refunded and the timeline, live', async () => {
@@ -169,5 +171,6 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
     await buyer.goto(`/orders/${orderId}`);
     const pdf = await download(buyer, buyer.getByRole('link', { name: 'Download tickets (PDF)' }));
     expect(pdf).toEqual({ name: expect.stringMatching(/-tickets\.pdf$/), start: '%PDF-' });
+    await screenshots(buyer, 'order-buyer');
   });
 });
