@@ -21,6 +21,7 @@ import { AnchorLink, ButtonLink } from '../../lib/links';
 import { sendStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -318,9 +319,12 @@ function Outcome({ order }: { order: MyOrderRow }) {
               id="order.paid.body"
               defaultMessage="We sent a confirmation with your tickets to your email address."
             />
-            <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
-              <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
-            </ButtonLink>
+            <Group gap="xs">
+              <ButtonLink to="/tickets" size="xs" variant="white">
+                <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+              </ButtonLink>
+              <TicketsPdfLink orderId={order.id} size="xs" variant="white" />
+            </Group>
           </Stack>
         </Alert>
       );

@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AnswerList } from '../../lib/answers';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -75,9 +76,12 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
           <Stack gap="lg">
             <Card withBorder padding="lg">
               <Stack gap="md">
-                <Title order={2} size="h4">
-                  <FormattedMessage id="orderDetail.tickets" defaultMessage="Tickets" />
-                </Title>
+                <Group justify="space-between" gap="xs">
+                  <Title order={2} size="h4">
+                    <FormattedMessage id="orderDetail.tickets" defaultMessage="Tickets" />
+                  </Title>
+                  {valid.length > 0 && <TicketsPdfLink orderId={order.id} size="xs" />}
+                </Group>
                 <TicketsTable order={order} selectable={refundable} selected={selected} onToggle={toggle} />
                 {refundable && (
                   <Group gap="sm">

@@ -10,6 +10,7 @@ import { useLocale } from '../../lib/i18n';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AddToCalendar } from './add-to-calendar';
 import { TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
@@ -116,6 +117,7 @@ export function MyTicketsPage() {
                 </Group>
                 <TicketHolder ticket={ticket} />
                 {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
+                {ticket.status === 'valid' && <TicketsPdfLink orderId={ticket.orderId} size="xs" variant="light" />}
                 <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
                   <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
                 </AnchorLink>
