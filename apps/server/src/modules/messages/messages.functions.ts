@@ -8,6 +8,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
 import { consumeQuotas, quotaKey } from '../orders/orders.api';
+import { sendChangeNoticeCallable } from './change-notice';
 import { checkAudience, countAudience, fixRecipients, recipientsPerBatch } from './audience';
 import { composeAttendeeMessage } from './compose-message';
 import { attendeeMessage } from './schema';
@@ -124,4 +125,4 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
   },
 });
 
-export const messagesCallables = [previewMessageCallable, sendMessageCallable];
+export const messagesCallables = [previewMessageCallable, sendMessageCallable, sendChangeNoticeCallable];
