@@ -105,6 +105,8 @@ describe('telling ticket holders about a new time or place', () => {
     expect(english!.text).toContain('Starts: Thursday, January 10, 2030 at 8:00');
     expect(english!.text).toContain('(was Thursday, January 10, 2030 at 7:00');
     expect(english!.text).not.toContain('Ends:');
+    // The organizer's name heads the email, where Admit's wordmark was.
+    expect(english!.html).toMatch(/<h1[^>]*>Night Owls<\/h1>/);
     const englishFile = calendarFileOf(english!)!;
     expect(englishFile).toContain('SEQUENCE:1');
     expect(englishFile).toContain(uid);

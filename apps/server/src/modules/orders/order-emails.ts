@@ -47,7 +47,7 @@ const canReceiveMail = (email: string) => !/\.invalid$/i.test(email);
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
-    .select({ order, event, logoFile: organization.logo, accountLocale: personLanguage.locale })
+    .select({ order, event, organizer: organization.name, logoFile: organization.logo, accountLocale: personLanguage.locale })
     .from(order)
     .innerJoin(event, eq(event.id, order.eventId))
     .innerJoin(organization, eq(organization.id, event.organizationId))
@@ -98,6 +98,7 @@ function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
     name: found.order.buyerName,
     currency: found.order.currency,
     event: eventIn(found, locale),
+    organizer: found.organizer,
     publicUrl,
   };
 }
@@ -143,6 +144,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
   const pdf = await ticketsPdf({
     locale: recipient.locale,
     event: recipient.event,
+    organizer: found.organizer,
     orderReference: reference,
     tickets,
     pictures: await pictures.bytes(),
