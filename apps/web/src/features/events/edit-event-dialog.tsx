@@ -45,12 +45,13 @@ export function EditEventDialog({ event, opened, onClose }: { event: ManagedEven
   const mutation = useMutation({
     mutationFn: (values: EventFieldValues) => callFunction(updateEvent, input(values)),
     onSuccess: (result) => {
+      // The question that follows says what was saved; a toast over the dialog would hide its title.
+      if (result.change && result.change.holders > 0) return setNotice(result.change);
       notifications.show({
         color: 'green',
         message: intl.formatMessage({ id: 'editEvent.saved', defaultMessage: 'Changes saved.' }),
       });
-      if (result.change && result.change.holders > 0) setNotice(result.change);
-      else onClose();
+      onClose();
     },
     onError: (error) => {
       const failure = failureOfError(error);
