@@ -55,7 +55,8 @@ describe('an organizer sells crew tickets with an access code and early tickets 
   it('makes a code for the crew tickets from the event’s page, limited to two tickets', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     await organizer.getByRole('heading', { name: 'Late Jazz at the Harbour', level: 1 }).waitFor();
-    await organizer.getByRole('link', { name: 'Codes' }).click();
+    await organizer.getByRole('button', { name: 'Event actions' }).click();
+    await organizer.getByRole('menuitem', { name: 'Codes' }).click();
     await organizer.getByRole('heading', { name: /Discount and access codes/, level: 1 }).waitFor();
     await organizer.getByText('No codes yet.').waitFor();
 

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { callAs, screenshots } from './support/browser';
+import { catalogText } from './support/catalog';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
@@ -10,6 +11,50 @@ const figure = (page: Page, label: string) =>
     .locator('dl div')
     .filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
     .locator('dd');
+
+/**
+ * What covers what in a list of bars: each text of each row where it is painted (clipped by the
+ * boxes that hide their overflow), checked against the other rows' boxes and the other texts.
+ */
+const overlapsInBars = (page: Page, region: string, aName: string) =>
+  page
+    .getByRole('region', { name: region })
+    .locator('div[aria-hidden="true"]', { hasText: aName })
+    .evaluate((drawing) => {
+      const rows = Array.from(drawing.firstElementChild!.children);
+      const rowBoxes = rows.map((row) => row.getBoundingClientRect());
+      const meet = (a: DOMRect, b: DOMRect) =>
+        a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+      const texts: { row: number; node: Node; text: string; box: DOMRect }[] = [];
+      rows.forEach((row, index) => {
+        const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          for (const painted of Array.from(range.getClientRects())) {
+            let box = DOMRect.fromRect(painted);
+            for (let parent = node.parentElement; parent && parent !== drawing; parent = parent.parentElement) {
+              if (getComputedStyle(parent).overflow === 'visible') continue;
+              const clip = parent.getBoundingClientRect();
+              const left = Math.max(box.left, clip.left);
+              const top = Math.max(box.top, clip.top);
+              box = new DOMRect(left, top, Math.min(box.right, clip.right) - left, Math.min(box.bottom, clip.bottom) - top);
+            }
+            if (box.width > 0 && box.height > 0) texts.push({ row: index, node, text: node.textContent ?? '', box });
+          }
+        }
+      });
+      const overlaps: string[] = [];
+      for (const one of texts) {
+        rowBoxes.forEach((rowBox, index) => {
+          if (index !== one.row && meet(one.box, rowBox)) overlaps.push(`“${one.text}” covers row ${index + 1}`);
+        });
+        for (const other of texts) {
+          if (other.node !== one.node && meet(one.box, other.box)) overlaps.push(`“${one.text}” covers “${other.text}”`);
+        }
+      }
+      return overlaps;
+    });
 
 describe('an organizer watches a campaign sell tickets on the dashboard, live', () => {
   // Views are counted every second here (a minute by default), so the dashboard catches up quickly.
@@ -22,6 +67,7 @@ describe('an organizer watches a campaign sell tickets on the dashboard, live', 
   let eventId = '';
   let slug = '';
   let organizationId = '';
+  const longTypeName = 'Backstage with the band after the show, drinks included';
 
   beforeAll(async () => {
     [organizer, buyer, private_] = await Promise.all([
@@ -45,12 +91,14 @@ describe('an organizer watches a campaign sell tickets on the dashboard, live', 
     }));
     await call('events.addTicketType', { eventId, name: 'Standing', capacity: 40, price: 2000 });
     await call('events.addTicketType', { eventId, name: 'Crew', capacity: 5, price: 0 });
+    await call('events.addTicketType', { eventId, name: longTypeName, capacity: 5, price: 9000 });
     await call('events.publish', { eventId });
   });
 
   it('opens the dashboard from the event page, empty before anyone came', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
-    await organizer.getByRole('link', { name: 'Sales and visitors' }).click();
+    await organizer.getByRole('button', { name: 'Event actions' }).click();
+    await organizer.getByRole('menuitem', { name: 'Sales and visitors' }).click();
     await organizer.getByRole('heading', { name: /Sales and visitors/, level: 1 }).waitFor();
     await expect.poll(() => figure(organizer, 'Views').textContent()).toBe('0');
     expect(await figure(organizer, 'Revenue').textContent()).toBe('€0.00');
@@ -79,6 +127,26 @@ describe('an organizer watches a campaign sell tickets on the dashboard, live', 
     await expect.poll(() => figure(organizer, 'Visitors').textContent()).toBe('1');
   });
 
+  it('draws each ticket type’s name beside its bar, never over another row, at 1280 and 390 px and in Arabic', async () => {
+    const typeRegion = 'By ticket type';
+    await expect.poll(() => overlapsInBars(organizer, typeRegion, 'Crew')).toEqual([]);
+    // A name too long for its column is cut, and its title says it whole.
+    const longName = organizer.getByRole('region', { name: typeRegion }).locator(`[title="${longTypeName}"]`);
+    await organizer.setViewportSize({ width: 390, height: 844 });
+    expect(await overlapsInBars(organizer, typeRegion, 'Crew')).toEqual([]);
+    expect(await longName.evaluate((name) => name.scrollWidth > name.clientWidth)).toBe(true);
+    await organizer.setViewportSize({ width: 1280, height: 900 });
+
+    const t = catalogText('ar');
+    const arabic = await journey.newPage({ locale: 'ar', storageState: await organizer.context().storageState() });
+    await arabic.goto(`/manage/events/${eventId}/analytics`);
+    await expect.poll(() => overlapsInBars(arabic, t('analytics.byType'), 'Crew')).toEqual([]);
+    await arabic.setViewportSize({ width: 390, height: 844 });
+    expect(await overlapsInBars(arabic, t('analytics.byType'), 'Crew')).toEqual([]);
+    await screenshots(arabic, 'analytics-event-ar');
+    await arabic.context().close();
+  });
+
   it('shows each chart as a table too: the funnel, the source that sold, and the ticket types', async () => {
     const funnel = organizer.getByRole('region', { name: 'From view to ticket' });
     await expect
@@ -97,6 +165,7 @@ describe('an organizer watches a campaign sell tickets on the dashboard, live', 
       'Ticket typeTickets soldRevenue',
       'Standing2€40.00',
       'Crew0€0.00',
+      `${longTypeName}0€0.00`,
     ]);
     // The switch shows the table to everyone, with the keyboard.
     await types.getByText('Table').click();

@@ -69,7 +69,8 @@ describe('an organizer writes to everyone holding a ticket, and a buyer who uses
   it('writes a message from the event’s page, checks the email it becomes, and sends it to both buyers', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     await organizer.getByRole('heading', { name: 'Late Jazz at the Harbour', level: 1 }).waitFor();
-    await organizer.getByRole('link', { name: 'Message attendees' }).click();
+    await organizer.getByRole('button', { name: 'Event actions' }).click();
+    await organizer.getByRole('menuitem', { name: 'Message attendees' }).click();
     await organizer.getByRole('heading', { name: /Messages to attendees/, level: 1 }).waitFor();
     await organizer.getByText('No messages yet').waitFor();
 

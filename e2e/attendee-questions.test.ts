@@ -38,7 +38,8 @@ describe('a buyer answers the questions of two workshop tickets with a discount 
   it('asks each attendee their diet, which allergy when the diet is “Other”, and shows the diet at the door', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     await organizer.getByRole('heading', { name: 'Soldering Workshop', level: 1 }).waitFor();
-    await organizer.getByRole('link', { name: 'Questions', exact: true }).click();
+    await organizer.getByRole('button', { name: 'Event actions' }).click();
+    await organizer.getByRole('menuitem', { name: 'Questions' }).click();
     await organizer.getByRole('heading', { name: /Questions/, level: 1 }).waitFor();
 
     await organizer.getByRole('button', { name: 'Add question' }).first().click();

@@ -115,4 +115,30 @@ describe('an admin gives an event a cover and the organization a logo, and a vis
     await visitor.getByRole('link', { name: 'Open Air at the Harbour' }).waitFor();
     await visitor.screenshot({ path: `${shots}/home-cover-1280.png` });
   });
+
+  it('uploads the same photo again to move its focal point, and the visitor still sees the cover once the old one is gone', async () => {
+    await visitor.goto(`/e/${slug}`);
+    const before = await visitor
+      .locator('picture img')
+      .first()
+      .evaluate((img: HTMLImageElement) => img.currentSrc);
+
+    await organizer.goto(`/manage/events/${eventId}`);
+    const card = organizer.getByRole('heading', { name: 'Cover picture' }).locator('xpath=../..');
+    await card
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'harbour.jpg', mimeType: 'image/jpeg', buffer: await photo(2000, 1200) });
+    await card.getByRole('button', { name: /^Focal point at 50% from the left, 50% from the top/ }).focus();
+    await organizer.keyboard.press('ArrowUp');
+    await card.getByRole('button', { name: /^Focal point at 50% from the left, 45% from the top/ }).waitFor();
+    await card.getByRole('button', { name: 'Save picture' }).click();
+    await card.getByRole('button', { name: 'Remove picture' }).waitFor();
+    // The replaced cover's variants are deleted by a job, soon after.
+    await expect.poll(async () => (await visitor.request.get(before)).status(), { timeout: 20_000, interval: 500 }).toBe(404);
+
+    await visitor.reload();
+    const cover = visitor.locator('picture img').first();
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => getComputedStyle(img).objectPosition)).toBe('50% 45%');
+    await expect.poll(() => cover.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  });
 });

@@ -64,7 +64,8 @@ describe('an organizer moves an event to another venue and tells its ticket hold
   it('changes the venue, and chooses to email the ticket holder about it', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     await organizer.getByRole('heading', { name: 'Late Jazz', level: 1 }).waitFor();
-    await organizer.getByRole('button', { name: 'Edit details' }).click();
+    await organizer.getByRole('button', { name: 'Event actions' }).click();
+    await organizer.getByRole('menuitem', { name: 'Edit details' }).click();
     const dialog = organizer.getByRole('dialog', { name: 'Edit the event' });
     await dialog.getByRole('textbox', { name: 'Venue' }).fill('Pier 3, Hamburg');
     await dialog.getByRole('button', { name: 'Save changes' }).click();

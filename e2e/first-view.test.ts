@@ -130,6 +130,25 @@ describe('a visitor opening an event from a link reads it before the app’s scr
     await screenshots(visitor, 'first-view-taken-over');
   });
 
+  it('writes the time as the reader’s region does: an English reader in Britain reads 10 Jan 2030, 19:00, drawn and taken over alike', async () => {
+    const visitor = await journey.newPage({ locale: 'en-GB' });
+    const errors: string[] = [];
+    visitor.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await visitor.addInitScript(watchFirstView);
+    const sent = await (await visitor.request.get(`/e/${slug}`, { headers: { 'accept-language': 'en-GB,en;q=0.9' } })).text();
+    expect(sent).toMatch(/Thu, 10 Jan 2030, 19:00\s?–\s?23:00/);
+    await visitor.goto(`/e/${slug}`);
+    await visitor.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
+    await visitor.getByText(/Thu, 10 Jan 2030, 19:00\s?–\s?23:00/).waitFor();
+    expect(await tookOver(visitor)).toMatchObject({ sameHeading: true, removed: false });
+    expect(errors).toEqual([]);
+    await visitor.goto('/');
+    await visitor
+      .getByText(/10 Jan 2030/)
+      .first()
+      .waitFor();
+  });
+
   it('shows the event to a visitor whose scripts never arrive, in their system’s dark scheme', async () => {
     const visitor = await journey.newPage({ colorScheme: 'dark' });
     await visitor.route('**/assets/*.js', (route) => route.abort());

@@ -72,6 +72,8 @@ describe('a buyer who signed in by email link names themself and the people thei
     await buyer.goto(`/orders/${orderId}`);
     const holders = buyer.getByRole('heading', { name: 'Who is coming?' }).locator('xpath=..');
     await expect.poll(() => holders.getByText('For Nora Names').count(), { timeout: 10_000 }).toBe(2);
+    // Each row names its ticket's type.
+    await expect.poll(() => holders.getByRole('listitem').filter({ hasText: 'Standing' }).count()).toBe(2);
     await buyer.goto('/tickets');
     const cards = buyer.getByRole('listitem', { name: 'Standing ticket for Names Night' });
     await expect.poll(() => cards.count(), { timeout: 10_000 }).toBe(2);
@@ -85,22 +87,37 @@ describe('a buyer who signed in by email link names themself and the people thei
     await cards.nth(0).getByText('For Nora Names').waitFor();
   });
 
+  it('says a name changed with no network is saved once the network is back, and saves it then', async () => {
+    const cards = buyer.getByRole('listitem', { name: 'Standing ticket for Names Night' });
+    await buyer.context().setOffline(true);
+    await cards.nth(1).getByRole('button', { name: 'Change the name on this Standing ticket' }).click();
+    await cards.nth(1).getByRole('textbox', { name: 'Name on this Standing ticket' }).fill('Max Mateo');
+    await cards.nth(1).getByRole('button', { name: 'Save name' }).click();
+    await cards
+      .nth(1)
+      .getByRole('status')
+      .getByText('You are offline. The new name will be saved as soon as you are back online; keep this page open until then.')
+      .waitFor();
+    await buyer.context().setOffline(false);
+    await cards.nth(1).getByText('For Max Mateo').waitFor();
+  });
+
   it('shows the organizer those names in the orders list, the order’s detail, the scanner and the attendee export', async () => {
     await organizer.goto(`/manage/events/${eventId}`);
     const row = organizer.getByRole('row', { name: /Nora Names/ });
     await row.getByRole('link', { name: 'Nora Names' }).click();
     await organizer.getByRole('heading', { name: 'Nora Names', level: 1 }).waitFor();
     const tickets = organizer.getByRole('table', { name: 'Tickets' });
-    await tickets.getByText('Max Mate').waitFor();
+    await tickets.getByText('Max Mateo').waitFor();
     await tickets.getByText('Nora Names').waitFor();
-    await organizer.getByText('Ticket holder changed from Nora Names to Max Mate').waitFor();
+    await organizer.getByText('Ticket holder changed from Max Mate to Max Mateo').waitFor();
     await organizer.getByText(/^Order [0-9A-F]{8} · nora\.names@example\.test/).waitFor();
 
     await organizer.goto(`/manage/events/${eventId}/scan`);
     await organizer.getByRole('textbox', { name: 'Scanner name' }).fill('Door 1');
     await organizer.getByRole('button', { name: 'Start scanning' }).click();
     await organizer.getByRole('textbox', { name: 'Ticket code or name' }).fill('max');
-    await organizer.getByRole('table', { name: 'People found' }).getByText('Max Mate').waitFor();
+    await organizer.getByRole('table', { name: 'People found' }).getByText('Max Mateo').waitFor();
 
     const csv = await (await organizer.request.get(`/files/events/${eventId}/exports/attendees.csv`)).text();
     expect(csv).toContain('Max Mate');

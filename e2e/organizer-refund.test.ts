@@ -1,6 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import type { Page } from 'playwright-core';
+import { mkdirSync, readFileSync } from 'node:fs';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
 
@@ -14,6 +15,17 @@ async function call<T>(page: Page, name: string, data: unknown): Promise<T> {
   return body.result;
 }
 
+/** Clicks a link to a file as a person would, and gives back the saved file's name and first bytes. */
+async function download(page: Page, link: Locator) {
+  const [saved] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  return {
+    name: saved.suggestedFilename(),
+    start: readFileSync(await saved.path())
+      .subarray(0, 5)
+      .toString('latin1'),
+  };
+}
+
 describe('an organizer refunds one ticket of a paid order and follows it on the order’s page', () => {
   const journey = useJourney({
     context: { timezoneId: 'Europe/Berlin' },
@@ -21,6 +33,7 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
   let organizer: Page;
   let buyer: Page;
   let eventId = '';
+  let orderId = '';
 
   beforeAll(async () => {
     mkdirSync(shots, { recursive: true });
@@ -51,10 +64,10 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
     await call(organizer, 'events.publish', { eventId });
 
     await signUpAndVerify(buyer, { name: 'Bruno Buyer', email: 'bruno@example.test' });
-    const { orderId } = await call<{ orderId: string }>(buyer, 'orders.create', {
+    ({ orderId } = await call<{ orderId: string }>(buyer, 'orders.create', {
       eventId,
       lines: [{ ticketTypeId, quantity: 2 }],
-    });
+    }));
     const { clientSecret } = await call<{ clientSecret: string }>(buyer, 'orders.startPayment', { orderId });
     await call(buyer, 'payments.sandboxConfirm', { clientSecret, cardNumber: '4242424242424242', expiry: '12/34', cvc: '123' });
     expect(await call<{ status: string }>(buyer, 'orders.confirmPayment', { orderId })).toMatchObject({ status: 'paid' });
@@ -72,6 +85,12 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
     await organizer.getByRole('list').getByText('Paid €50.00').waitFor();
     const tickets = organizer.getByRole('table', { name: 'Tickets' });
     await expect.poll(() => tickets.getByRole('checkbox').count()).toBe(2);
+  });
+
+  it('downloads the order’s tickets as a PDF from its detail, as the confirmation email attaches them', async () => {
+    const pdf = await download(organizer, organizer.getByRole('link', { name: 'Download tickets (PDF)' }));
+    expect(pdf).toEqual({ name: expect.stringMatching(/-tickets\.pdf$/), start: '%PDF-' });
+    await screenshots(organizer, 'order-detail');
   });
 
   it('refunds one ticket with a reason in the dialog, and sees the order partly refunded and the timeline, live', async () => {
@@ -140,8 +159,18 @@ describe('an organizer refunds one ticket of a paid order and follows it on the 
       .waitFor();
     await expect(cards.nth(1).getByRole('img').count()).resolves.toBe(0);
     await expect(cards.nth(0).getByText('Refunded').count()).resolves.toBe(0);
+    // The valid ticket's order can be downloaded; a refunded ticket has nothing left to print.
+    await cards.nth(0).getByRole('link', { name: 'Download tickets (PDF)' }).waitFor();
+    await expect(cards.nth(1).getByRole('link', { name: 'Download tickets (PDF)' }).count()).resolves.toBe(0);
     await buyer.screenshot({ path: `${shots}/my-tickets-refunded-390.png`, fullPage: true });
     await buyer.setViewportSize({ width: 1280, height: 900 });
     await buyer.screenshot({ path: `${shots}/my-tickets-refunded-1280.png`, fullPage: true });
+  });
+
+  it('gives the buyer the remaining ticket as a PDF from the order’s page', async () => {
+    await buyer.goto(`/orders/${orderId}`);
+    const pdf = await download(buyer, buyer.getByRole('link', { name: 'Download tickets (PDF)' }));
+    expect(pdf).toEqual({ name: expect.stringMatching(/-tickets\.pdf$/), start: '%PDF-' });
+    await screenshots(buyer, 'order-buyer');
   });
 });

@@ -1,8 +1,13 @@
-/** Who calls: a session token (`Authorization: Bearer`, as API clients and the benchmarks' people do) or a browser's cookies. */
+import { signedToken } from './sign-in';
+
+/**
+ * Who calls: a raw session token (sent signed as `Authorization: Bearer`, as API clients and the
+ * benchmarks' people do) or a browser's cookies.
+ */
 export type Caller = { token: string } | { cookie: string };
 
 function headersOf(caller: Caller): Record<string, string> {
-  return 'token' in caller ? { authorization: `Bearer ${caller.token}` } : { cookie: caller.cookie };
+  return 'token' in caller ? { authorization: `Bearer ${signedToken(caller.token)}` } : { cookie: caller.cookie };
 }
 
 /** Calls a server function over HTTP (`POST /fn/<name>` with `{ data }`) and returns its answer as it came, timed. */

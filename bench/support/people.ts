@@ -4,7 +4,7 @@ import { call } from './callable';
 
 export interface Person {
   userId: string;
-  /** The raw session token: what `Authorization: Bearer` carries, and what the signed session cookie holds (session-cookie.ts). */
+  /** The raw session token: signed, what `Authorization: Bearer` carries and the session cookie holds (sign-in.ts). */
   token: string;
   email: string;
   /**
@@ -38,10 +38,9 @@ function nextAddress(): string {
  *
  * Why not the sign-up endpoint: 10,000 sign-ups are each a password hash (scrypt) plus an email
  * verification round trip, and /api/auth is rate limited per address. The session row is all a
- * request needs: the bearer plugin (platform/auth/auth.ts) takes an unsigned token, signs it with
- * the server's secret itself (it only refuses unsigned tokens with `requireSignature`, which we do
- * not set) and hands it to getSession as the `better-auth.session_token` cookie, which looks the
- * row up by token and joins its user. Sessions expire in 7 days and were "updated" now, so
+ * request needs: the token signed with the server's secret (sign-in.ts, `signedToken`), which the
+ * bearer plugin (platform/auth/auth.ts) checks and hands to getSession as the
+ * `better-auth.session_token` cookie, which looks the row up by token and joins its user. Sessions expire in 7 days and were "updated" now, so
  * getSession never refreshes (writes) them during the run.
  */
 export async function createPeople(

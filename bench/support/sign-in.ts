@@ -17,11 +17,17 @@ export function sessionCookieValue(token: string, secret = benchAuthSecret): str
   return encodeURIComponent(`${token}.${signature}`);
 }
 
+/**
+ * A raw session token signed as the server hands it to an API client (`set-auth-token`): the
+ * server refuses the raw token alone as a bearer token (bearer's `requireSignature`).
+ */
+export const signedToken = (token: string, secret = benchAuthSecret) => sessionCookieValue(token, secret);
+
 /** The request headers that sign a person in. */
 export type SignIn = (person: Person) => Record<string, string>;
 
-/** An API client: the raw session token as `Authorization: Bearer` (docs/contracts.md). */
-export const asApiClient: SignIn = (person) => ({ authorization: `Bearer ${person.token}` });
+/** An API client: the signed session token as `Authorization: Bearer` (docs/contracts.md). */
+export const asApiClient: SignIn = (person) => ({ authorization: `Bearer ${signedToken(person.token)}` });
 
 /**
  * A browser on a page of Admit: the signed session cookie, the page's `Origin` (a browser names it

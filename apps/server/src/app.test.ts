@@ -59,6 +59,39 @@ describe('the dev outbox in development', () => {
   });
 });
 
+describe('the dev outbox seen from another machine', () => {
+  // Every sign-in link is in it: whoever reads it can sign in as anyone who used the app.
+  it.each(['/dev/outbox.json', '/dev/outbox', '/dev/outbox/:id'])(
+    'answers %s with 404 to an address on the network',
+    async (route) => {
+      const { email } = await t.signUp('Nadia Network');
+      const { messages } = (await t.app.inject({ method: 'GET', url: '/dev/outbox.json' })).json() as {
+        messages: { id: string; to: string }[];
+      };
+      const url = route.replace(':id', messages.find((message) => message.to === email)!.id);
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+
+      const response = await t.app.inject({ method: 'GET', url, remoteAddress: '192.168.1.23' });
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('verify-email');
+    },
+  );
+
+  it('answers 404 to a request a proxy on this machine forwarded, and 200 to this machine itself', async () => {
+    await t.signUp('Pia Proxy');
+    const forwarded = await t.app.inject({
+      method: 'GET',
+      url: '/dev/outbox.json',
+      remoteAddress: '127.0.0.1',
+      headers: { 'x-forwarded-for': '192.168.1.23' },
+    });
+    expect(forwarded.statusCode).toBe(404);
+    expect(forwarded.body).not.toContain('verify-email');
+    for (const remoteAddress of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect((await t.app.inject({ method: 'GET', url: '/dev/outbox.json', remoteAddress })).statusCode).toBe(200);
+  });
+});
+
 describe('an app built with a production configuration', () => {
   let production: Awaited<ReturnType<typeof buildApp>>;
   let database: Awaited<ReturnType<typeof openTestDatabase>>;

@@ -29,7 +29,7 @@ import {
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
-import { previewAttendeeMessage, sendAttendeeMessage, sendChangeNotice } from '@admit/shared/attendee-messages';
+import { guestMailAllowance, previewAttendeeMessage, sendAttendeeMessage, sendChangeNotice } from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
@@ -276,6 +276,10 @@ const callableMatrix = new Map<CallableContract, Row>([
     }),
     expect: adminUp,
     note: 'to the buyer, who holds the free ticket; the owner sends the same key again and gets the same message',
+  }),
+  callableRow(guestMailAllowance, {
+    input: (w) => ({ eventId: w.publishedEventId }),
+    expect: adminUp,
   }),
   callableRow(createCode, {
     input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX-2', ticketTypeIds: [w.hiddenTicketTypeId] }),

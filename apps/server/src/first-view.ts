@@ -86,14 +86,15 @@ export async function loadFirstViews(distDir: string) {
 
   return {
     /** The first view of `url` for a visitor who is not signed in, or null when the page has none. */
-    render(url: string, request: { locale: FirstView['data']['locale']; timeZone: string | null }, live: LiveLookup) {
-      const key = `${request.locale}\n${request.timeZone ?? ''}\n${url}`;
+    render(url: string, request: Pick<FirstView['data'], 'locale' | 'formatLocale' | 'timeZone'>, live: LiveLookup) {
+      const key = `${request.formatLocale}\n${request.timeZone ?? ''}\n${url}`;
       const now = Date.now();
       const kept = recent.get(key);
       if (kept && now - kept.at < freshForMs) return kept.view;
       const view = renderFirstView({
         url,
         locale: request.locale,
+        formatLocale: request.formatLocale,
         timeZone: request.timeZone,
         readLive: (name, params) => readAsVisitor(live.queries, name, params, live.ctx),
       });

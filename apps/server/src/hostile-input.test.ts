@@ -286,6 +286,7 @@ describe('every HTTP route, sent hostile input', () => {
       '/api/auth/phone-number/send-otp',
       '/api/auth/phone-number/verify',
       '/api/auth/revoke-session',
+      '/api/auth/revoke-session-by-id',
       '/api/auth/two-factor/verify-totp',
     ];
     const fields = [
@@ -295,6 +296,7 @@ describe('every HTTP route, sent hostile input', () => {
       'newPassword',
       'currentPassword',
       'token',
+      'sessionId',
       'phoneNumber',
       'code',
       'callbackURL',

@@ -19,7 +19,8 @@ async function brokenRules(filePath: string, code: string) {
   return result!.messages.map((message) => message.ruleId);
 }
 
-describe('the module boundaries', () => {
+// The first lint reads the whole project's configuration and parser: seconds on a busy machine.
+describe('the module boundaries', { timeout: 60_000 }, () => {
   it("refuse a module importing another module's inner file", async () => {
     const rules = await brokenRules(
       'apps/server/src/modules/checkin/example.ts',

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { acceptLanguageTags, regionalTag } from '@admit/shared/locales';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadFirstViews, timeZoneOf } from './first-view';
@@ -112,7 +113,12 @@ export async function registerWebApp(
       firstViews
         ?.render(
           request.url,
-          { locale, timeZone: timeZoneOf(request.headers.cookie) },
+          {
+            locale,
+            // The region of the reader's own tags in that language: an English reader in Britain reads 27 Nov 2026, 20:00.
+            formatLocale: regionalTag(locale, acceptLanguageTags(request.headers['accept-language'])),
+            timeZone: timeZoneOf(request.headers.cookie),
+          },
           { queries, ctx: { db: deps.db, user: null, clientAddress: request.ip, log: request.log } },
         )
         .catch((error: unknown) => {

@@ -17,14 +17,14 @@ const publicRoutes = new Set(['/', '/e/$slug']);
 /** Each round reads what the last one asked for (the event, then its ticket types…). */
 const maxRounds = 4;
 
-export const renderFirstView: RenderFirstView = async ({ url, locale, timeZone, readLive }) => {
+export const renderFirstView: RenderFirstView = async ({ url, locale, formatLocale, timeZone, readLive }) => {
   const router = createAppRouter(createMemoryHistory({ initialEntries: [url] }));
   await Promise.all([router.load(), loadAppTree()]);
   const matches = router.state.matches;
   const page = matches.at(-1);
   if (!page || !publicRoutes.has(page.routeId) || matches.some((match) => match.status !== 'success')) return null;
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  const catalog = await loadCatalog(locale);
+  const catalog = await loadCatalog(locale, formatLocale);
   const live: FirstViewLive[] = [];
   /**
    * Queries read already, by cache key. The page's own (the first round's) must be a visitor's to see,
@@ -52,7 +52,7 @@ export const renderFirstView: RenderFirstView = async ({ url, locale, timeZone, 
       // (app/mantine-first-paint.css); the rest of Mantine's (app/more-styles.ts) comes before the
       // browser takes over, without holding the view back.
       const parts = matches.flatMap((match) => match.staticData.firstViewParts ?? []);
-      return { html, data: { locale, timeZone, live }, parts };
+      return { html, data: { locale, formatLocale, timeZone, live }, parts };
     }
     if (round === maxRounds) return null;
     const answers = await Promise.all(

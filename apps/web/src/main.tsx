@@ -6,19 +6,19 @@ import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App, queryClient, router } from './app/app';
 import { FirstViewTimeZone, timeZoneCookie, viewerTimeZone } from './lib/dates';
-import { initialLocale, loadCatalog, pseudoChosen } from './lib/i18n';
+import { browserFormatLocale, initialLocale, loadCatalog, pseudoChosen } from './lib/i18n';
 import { keepLoadedAssets } from './lib/keep-loaded-assets';
 import { liveQueryKey } from './lib/live';
 
 // The server tells the next first view it draws the times in this zone (first-view.ts on the server).
 document.cookie = `${timeZoneCookie}=${encodeURIComponent(viewerTimeZone())}; path=/; max-age=31536000; samesite=lax`;
 
-/** The first view the server drew of this page (decision 0049), when it was drawn in this browser's language. */
+/** The first view the server drew of this page (decision 0049), when it was drawn in this browser's language and region. */
 function firstViewData(): FirstViewData | null {
   const element = document.getElementById(firstViewDataId);
   if (!element?.textContent || pseudoChosen()) return null;
   const data = JSON.parse(element.textContent) as FirstViewData;
-  return data.locale === initialLocale() ? data : null;
+  return data.locale === initialLocale() && data.formatLocale === browserFormatLocale(data.locale) ? data : null;
 }
 
 async function start() {
@@ -34,7 +34,7 @@ async function start() {
   }
   // The browser takes over the server's page as is: the same data, language, zone and route first.
   for (const { query, params, rows } of data.live) queryClient.setQueryData(liveQueryKey(query, params), rows);
-  const [catalog] = await Promise.all([loadCatalog(data.locale), router.load()]);
+  const [catalog] = await Promise.all([loadCatalog(data.locale, data.formatLocale), router.load()]);
   // The router draws its matches as on the server (no boundary of its own around them).
   router.ssr = { manifest: undefined };
   hydrateRoot(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { locales } from './locales';
+import { OneLineText } from './text';
 
 // What people type into sign-up and their account (Better Auth's routes, /api/auth/*): the limits the
 // server enforces (apps/server/src/platform/auth/input-limits.ts) and the browser's forms check
@@ -25,7 +26,8 @@ export const accountLimits = {
   other: 4_096,
 } as const;
 
-export const PersonName = z.string().trim().min(1).max(accountLimits.name);
+/** On one line, as the server's sign-in routes require of every field (platform/auth/input-limits.ts). */
+export const PersonName = OneLineText.min(1).max(accountLimits.name);
 export const AccountEmail = z.email().max(accountLimits.email);
 export const NewPassword = z.string().min(accountLimits.passwordMin).max(accountLimits.passwordMax);
 

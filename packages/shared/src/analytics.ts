@@ -11,16 +11,31 @@ export const FunnelStep = z.enum(['view', 'tickets', 'checkout', 'paid']);
 export type FunnelStep = z.infer<typeof FunnelStep>;
 export const funnelSteps = FunnelStep.options;
 
-const Campaign = z.string().trim().max(100);
+/**
+ * Text a browser could have sent and PostgreSQL can store: no control characters (a NUL cannot be
+ * stored at all) and no half of a surrogate pair without its other half (not valid UTF-8). One such
+ * string in a batch made the database refuse the whole batch's insert.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const unstorable = /[\u0000-\u001f\u007f]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const storable = (text: z.ZodString) => text.refine((value) => !unstorable.test(value), 'No control or broken characters');
+
+const Campaign = storable(z.string().trim().max(100));
 
 /** One beacon: `navigator.sendBeacon('/a', JSON.stringify(beacon))`. */
 export const Beacon = z.strictObject({
-  eventId: Id,
+  eventId: storable(Id),
   step: FunnelStep,
   /** `document.referrer` as the browser gives it; only its host is kept, and only another site's. */
-  referrer: z.string().max(2_000).optional(),
+  referrer: storable(z.string().max(2_000)).optional(),
   /** The page address's `utm_source`, `utm_medium` and `utm_campaign`, when it had them. */
   utm: z.strictObject({ source: Campaign.optional(), medium: Campaign.optional(), campaign: Campaign.optional() }).optional(),
+  /**
+   * The order a `checkout` or `paid` beacon is about. Those steps are counted from the orders
+   * themselves; the beacon only tells which source brought the order, and counts only when it names
+   * a real order of the event (decision 0052).
+   */
+  orderId: storable(Id).optional(),
 });
 export type Beacon = z.infer<typeof Beacon>;
 /** The largest beacon body the server reads, in bytes. */
@@ -37,10 +52,16 @@ export const AnalyticsDay = z.object({
 });
 export type AnalyticsDay = z.infer<typeof AnalyticsDay>;
 
-/** Visitors who reached each step (summed over days: a person on two days counts twice). */
+/**
+ * People who reached each step (summed over days: a person on two days counts twice): visitors for
+ * view and tickets, from the beacons; buyers for checkout and paid, from the orders themselves.
+ */
 export const FunnelRow = z.object({ step: FunnelStep, visitors: z.number() });
 
-/** Where visitors came from: another site's host or the link's `utm_source` ('' = direct), and the campaign. */
+/**
+ * Where visitors came from: another site's host or the link's `utm_source` ('' = direct), and the
+ * campaign. `checkout` and `paid` count the real orders whose browser named them in its beacon.
+ */
 export const SourceRow = z.object({
   source: z.string(),
   campaign: z.string(),

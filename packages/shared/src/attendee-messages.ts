@@ -25,11 +25,33 @@ export const MessageAudience = z.strictObject({
 });
 export type MessageAudience = z.output<typeof MessageAudience>;
 
+/** Whose limit of emails to people who never bought anything was reached. */
+export const GuestMailScope = z.enum(['account', 'organization']);
+export type GuestMailScope = z.infer<typeof GuestMailScope>;
+
+export const GuestMailLimitDetails = z.object({
+  reason: z.literal('guest-mail-limit'),
+  scope: GuestMailScope,
+  /** The emails the call would have queued. */
+  requested: z.number(),
+  /** The emails that may still go now. */
+  remaining: z.number(),
+  /** When more may go: the end of the hour or day whose limit was reached. */
+  retryAfterSeconds: z.number(),
+});
+export type GuestMailLimitDetails = z.infer<typeof GuestMailLimitDetails>;
+
 export const messageFailures = [
   /** `failed-precondition`: no valid ticket matches the chosen audience. */
   z.object({ reason: z.literal('no-recipients') }),
   /** `resource-exhausted`: this event's admins sent many messages in the last hour; try again after the wait. */
   z.object({ reason: z.literal('too-many-messages'), retryAfterSeconds: z.number() }),
+  /**
+   * `resource-exhausted`: the emails asked for (to guests who never bought anything: an imported
+   * guest list's ticket emails, a message to such guests) are more than the account or the
+   * organization may still send in the hour or the day; `remaining` may still go, the wait frees more.
+   */
+  GuestMailLimitDetails,
 ] as const;
 
 export const messageLimits = { subject: 150, body: 5_000 } as const;
@@ -55,6 +77,8 @@ export const previewAttendeeMessage = defineCallableContract(
     recipients: z.number(),
     /** People among them without an address that takes mail (signed up with a phone number). */
     unreachable: z.number(),
+    /** People among them, with an address, who never bought a ticket (imported guests): they count against the guest-mail limits. */
+    guests: z.number(),
     email: z.object({ subject: z.string(), html: z.string(), text: z.string() }),
   }),
 );
@@ -132,4 +156,22 @@ export const orderMessages = defineLiveQueryContract(
   'messages.ofOrder',
   z.strictObject({ eventId: Id, orderId: Id }),
   OrderMessageRow,
+);
+
+/**
+ * How many more emails to people who never bought anything (imported guests) the caller may send
+ * for the event's organization now: the least that the account's and the organization's hour and
+ * day allow, and when more may go (null when nothing is counted). `established` is false while the
+ * account or the organization has no paid order, which lowers the limits.
+ */
+export const GuestMailAllowance = z.object({
+  remaining: z.number(),
+  resetsAt: z.string().nullable(),
+  established: z.boolean(),
+});
+export type GuestMailAllowance = z.infer<typeof GuestMailAllowance>;
+export const guestMailAllowance = defineCallableContract(
+  'messages.guestMailAllowance',
+  z.strictObject({ eventId: Id }),
+  GuestMailAllowance,
 );

@@ -30,20 +30,34 @@ export function exportPath(eventId: string, kind: ExportKind, options: { excel: 
 /** The response header that tells how many data rows an export will have (for a progress bar). */
 export const exportRowCountHeader = 'x-row-count';
 
-const formulaStart = /^[=+\-@\t\r]/;
+const formulaStart = /^[=+\-@\t\r\n]/;
+const lineBreak = /(\r\n|\r|\n)/;
+
+/** A line that starts as a formula, with an apostrophe before it. */
+function neutralizeLine(line: string): string {
+  const first = line.codePointAt(0);
+  if (first === undefined) return line;
+  const start = first < 0x80 ? line : String.fromCodePoint(first).normalize('NFKC');
+  return formulaStart.test(start) ? `'${line}` : line;
+}
 
 /**
- * A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return at
- * its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's advice). The
- * first character is compared in its compatibility form (NFKC): a spreadsheet may take a
- * full-width `＝` (or `＋`, `－`, `＠`, or their small forms) for the ASCII one, as East Asian
- * keyboards type them.
+ * A cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@`, tab, carriage return or
+ * line feed at its start) gets a leading apostrophe, which spreadsheets show as text (OWASP's
+ * advice). The first character is compared in its compatibility form (NFKC): a spreadsheet may
+ * take a full-width `＝` (or `＋`, `－`, `＠`, or their small forms) for the ASCII one, as East
+ * Asian keyboards type them.
+ *
+ * Every line of a cell is treated so, not only its first: the writer quotes a cell with a line
+ * break, but a reader that splits records on a bare LF or CR (a text editor pasted into a sheet,
+ * a hand-made parser) would start a row with the second line.
  */
 export function neutralizeFormula(value: string): string {
-  const first = value.codePointAt(0);
-  if (first === undefined) return value;
-  const start = first < 0x80 ? value : String.fromCodePoint(first).normalize('NFKC');
-  return formulaStart.test(start) ? `'${value}` : value;
+  if (!lineBreak.test(value)) return neutralizeLine(value);
+  const parts = value.split(lineBreak);
+  // Odd parts are the line breaks themselves, which split keeps because of the capture group.
+  const lines = parts.map((part, index) => (index % 2 === 1 ? part : neutralizeLine(part))).join('');
+  return formulaStart.test(value) && !lines.startsWith("'") ? `'${lines}` : lines;
 }
 
 /** Whether the locale writes 1.5 as "1,5": Excel there expects `;` between cells. */
@@ -115,7 +129,7 @@ export const ImportRowReport = z.object({
   line: z.number(),
   status: ImportRowStatus,
   errors: z.array(ImportRowError),
-  /** The row's idempotency key (a hash); null when the row has no email or id to key it by. */
+  /** The row's idempotency key (a hash); null when the row has no email, name or id to key it by. */
   key: z.string().nullable(),
   ticketTypeId: z.string().nullable(),
   quantity: z.number(),
@@ -207,8 +221,12 @@ export function checkImportRow(
     if (row[field].length > importFieldMax[field]) errors.push({ code: 'too-long', field });
   }
   const email = normalizeEmail(row.email);
-  if (email === '') errors.push({ code: 'email-missing', field: 'email' });
-  else if (!emailPattern.test(email) && email.length <= importFieldMax.email)
+  const name = normalizeName(row.name);
+  // A guest without an address (someone's plus-one) is a name alone: the ticket is issued to the
+  // name, and nobody is emailed. A row with neither is nobody.
+  if (email === '') {
+    if (name === '') errors.push({ code: 'email-missing', field: 'email' });
+  } else if (!emailPattern.test(email) && email.length <= importFieldMax.email)
     errors.push({ code: 'email-invalid', field: 'email' });
 
   const typeCell = normalizeName(row.ticketType).toLowerCase();
@@ -228,7 +246,7 @@ export function checkImportRow(
   return {
     line: row.line,
     errors,
-    name: normalizeName(row.name),
+    name,
     email,
     ticketTypeId: type?.id ?? null,
     quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : 0,
@@ -239,12 +257,16 @@ export function checkImportRow(
 
 /**
  * What identifies a row across imports, before hashing: the file's own id when it has one,
- * otherwise the guest's email and ticket type (one complimentary order per guest and type).
+ * otherwise the guest's email and ticket type (one complimentary order per guest and type), or,
+ * for a guest without an email, their name (in lower case) and ticket type: two plus-ones of the
+ * same name need ids of their own, or one row with a quantity of two.
  */
-export function importRowIdentity(row: Pick<CheckedImportRow, 'guestId' | 'email' | 'ticketTypeId'>): string | null {
+export function importRowIdentity(row: Pick<CheckedImportRow, 'guestId' | 'email' | 'name' | 'ticketTypeId'>): string | null {
   if (row.guestId !== '') return `id:${row.guestId}`;
-  if (row.email === '' || row.ticketTypeId === null) return null;
-  return `email:${row.email}|type:${row.ticketTypeId}`;
+  if (row.ticketTypeId === null) return null;
+  if (row.email !== '') return `email:${row.email}|type:${row.ticketTypeId}`;
+  if (row.name !== '') return `name:${row.name.toLowerCase()}|type:${row.ticketTypeId}`;
+  return null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { Id } from './ids';
 import { locales, type Locale } from './locales';
+import { OneLineText } from './text';
 
 // What an event says, and in which languages: its title, description and venue (and its ticket
 // types' names) in its main language, and translations of them into others of the languages Admit
@@ -9,9 +10,9 @@ import { locales, type Locale } from './locales';
 // docs/decisions/0040-event-content-languages.md.
 
 /** The same limits wherever an event's words are written, in its main language or a translation. */
-export const EventTitle = z.string().trim().min(2).max(200);
+export const EventTitle = OneLineText.min(2).max(200);
 export const EventDescription = z.string().trim().max(10_000);
-export const EventVenue = z.string().trim().min(1).max(300);
+export const EventVenue = OneLineText.min(1).max(300);
 export const TicketTypeName = z.string().trim().min(1).max(100);
 
 /** A language an event can be written in: one of the languages Admit speaks. */

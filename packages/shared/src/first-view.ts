@@ -19,6 +19,8 @@ export interface FirstViewLive {
 /** What the browser needs to draw the same view: the language, the viewer's zone, the data. */
 export interface FirstViewData {
   locale: Locale;
+  /** The tag its dates and times are written in: the reader's region of the language ("en-GB"). */
+  formatLocale: string;
   /** The viewer's zone the times were drawn in (the browser said it in a cookie), or null. */
   timeZone: string | null;
   live: FirstViewLive[];
@@ -28,6 +30,7 @@ export interface FirstViewRequest {
   /** The path and query asked for. */
   url: string;
   locale: Locale;
+  formatLocale: string;
   timeZone: string | null;
   /** A live query's rows as a visitor who is not signed in sees them; null when such a visitor may not. */
   readLive(query: string, params: unknown): Promise<LiveRow[] | null>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { acceptLanguageTags, directionOf, isolateArguments, locales, pickLocale } from './locales';
+import { acceptLanguageTags, directionOf, isolateArguments, locales, pickLocale, regionalTag } from './locales';
 
 describe('choosing a language', () => {
   it('orders an Accept-Language header by quality, keeping the order of equals', () => {
@@ -20,6 +20,20 @@ describe('choosing a language', () => {
     expect(pickLocale(['ja-JP', 'fr'])).toBe('ja');
     expect(pickLocale(['ko', 'pt'])).toBe('en');
     expect(pickLocale([])).toBe('en');
+  });
+
+  it('writes dates in the reader’s region of the language shown, else in the language’s own way', () => {
+    expect(regionalTag('en', ['en-GB', 'en'])).toBe('en-GB');
+    expect(regionalTag('en', ['de-DE', 'en_au'])).toBe('en-AU');
+    expect(regionalTag('de', ['en-GB', 'de-CH'])).toBe('de-CH');
+    expect(regionalTag('en', ['de-DE'])).toBe('en');
+    expect(regionalTag('en', ['en-', 'en-GB'])).toBe('en-GB');
+    expect(regionalTag('fr', [])).toBe('fr');
+    expect(
+      new Intl.DateTimeFormat(regionalTag('en', ['en-GB']), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+        new Date('2026-11-27T20:00Z'),
+      ),
+    ).toBe('27 Nov 2026');
   });
 });
 

@@ -32,6 +32,24 @@ export function pickLocale(tags: readonly string[]): Locale {
   return defaultLocale;
 }
 
+/**
+ * The tag dates, times and numbers are written in for a reader of `locale`: the first of their own
+ * tags in that language that Intl knows ("en-GB" → 27 Nov 2026, 20:00; "en-US" → Nov 27, 2026,
+ * 8:00 PM), else the language itself. The messages stay the language's.
+ */
+export function regionalTag(locale: Locale, tags: readonly string[]): string {
+  for (const tag of tags) {
+    if (tag.trim().split(/[-_]/)[0]?.toLowerCase() !== locale) continue;
+    try {
+      const [canonical] = Intl.getCanonicalLocales(tag.trim().replace(/_/g, '-'));
+      if (canonical && Intl.DateTimeFormat.supportedLocalesOf(canonical).length > 0) return canonical;
+    } catch {
+      // Not a well-formed tag ("en-"): the next one, or the language.
+    }
+  }
+  return locale;
+}
+
 /** The languages of an Accept-Language header, most preferred first ("de;q=0.8, en;q=0.9" → en, de). */
 export function acceptLanguageTags(header: string | undefined): string[] {
   if (!header) return [];

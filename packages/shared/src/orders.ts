@@ -39,6 +39,18 @@ export type CreateOrderInput = z.input<typeof CreateOrderInput>;
  */
 export const OrderStatus = z.enum(['pending', 'paid', 'expired', 'cancelled', 'refunded', 'partially_refunded']);
 export type OrderStatus = z.infer<typeof OrderStatus>;
+
+/**
+ * The status people read. A free order given back (its event cancelled, or an organizer voided its
+ * tickets) returned no money: it reads as cancelled when all its tickets went, and as it was when
+ * some are still valid, never as refunded.
+ */
+export function shownOrderStatus(order: { status: OrderStatus; total: number }): OrderStatus {
+  if (order.total > 0) return order.status;
+  if (order.status === 'refunded') return 'cancelled';
+  if (order.status === 'partially_refunded') return 'paid';
+  return order.status;
+}
 export const CreateOrderOutput = z.object({
   orderId: z.string(),
   status: OrderStatus,

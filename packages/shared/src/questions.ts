@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { Id } from './ids';
 import { defineLiveQueryContract } from './live';
+import { oneLine } from './text';
 
 // Questions an event's admins ask each attendee (decision 0048): per ticket, at checkout, before
 // paying. A question may be for some ticket types only, and may be shown only when an earlier choice
@@ -28,8 +29,7 @@ export const choiceKinds: readonly QuestionKind[] = ['choice', 'choices'];
 export const questionLimits = { perEvent: 50, options: 50, ticketTypes: 100, text: 200, longText: 2_000 } as const;
 
 /** No control characters (a long answer keeps its line breaks: question-answers.ts). */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point
-export const oneLine = /^[^\u0000-\u001f\u007f]*$/;
+export { oneLine };
 
 const OptionText = z.string().trim().min(1).max(100).regex(oneLine, 'No control characters');
 

@@ -4,6 +4,14 @@ import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-cont
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 
+/**
+ * Where an order's valid tickets are, as one PDF (one page each) in the asker's language: for its
+ * buyer and its organization's admins.
+ */
+export function ticketsPdfPath(orderId: string): string {
+  return `/files/orders/${encodeURIComponent(orderId)}/tickets.pdf`;
+}
+
 export const TicketStatus = z.enum(['valid', 'void']);
 
 export const MyTicketRow = z.object({
@@ -13,6 +21,8 @@ export const MyTicketRow = z.object({
   holderName: z.string(),
   ticketTypeName: z.string(),
   orderId: z.string(),
+  /** Whether its order cost nothing: a free ticket given back is cancelled, not refunded. */
+  freeOrder: z.boolean(),
   eventId: z.string(),
   eventSlug: z.string(),
   eventTitle: z.string(),

@@ -28,7 +28,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       NODE_ENV: 'development',
       PORT: 3000,
-      HOST: '0.0.0.0',
+      HOST: '127.0.0.1',
       DATA_DIR: './data',
       STORAGE_DRIVER: 'local',
       S3_FORCE_PATH_STYLE: false,
@@ -156,6 +156,14 @@ describe('loadConfig', () => {
     const long = configErrorOf({ DATABASE_URL: `mysql://${'x'.repeat(100)}` }).message;
     expect(long).toContain('…');
     expect(long.length).toBeLessThan(200);
+  });
+
+  it('listens on this machine only outside production, on every interface in production, and where HOST says', () => {
+    expect(loadConfig({}).HOST).toBe('127.0.0.1');
+    expect(loadConfig({ NODE_ENV: 'test' }).HOST).toBe('127.0.0.1');
+    expect(loadConfig(production).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ HOST: '0.0.0.0' }).HOST).toBe('0.0.0.0');
+    expect(loadConfig({ ...production, HOST: '10.0.0.5' }).HOST).toBe('10.0.0.5');
   });
 
   it('starts in production when every required secret is set', () => {

@@ -8,7 +8,8 @@ const ConfigSchema = z
   .object({
     NODE_ENV: optional(z.enum(['development', 'production', 'test'])).transform((value) => value ?? 'development'),
     PORT: optional(z.coerce.number().int().min(0).max(65535)).transform((value) => value ?? 3000),
-    HOST: optional(z.string()).transform((value) => value ?? '0.0.0.0'),
+    /** Where to listen; without it, see the end of this schema (this machine only, outside production). */
+    HOST: optional(z.string()),
     PUBLIC_URL: optional(z.url({ protocol: /^https?$/ })),
     DATABASE_URL: optional(z.url({ protocol: /^postgres(ql)?$/ })),
     /**
@@ -99,6 +100,17 @@ const ConfigSchema = z
     INVITATIONS_WINDOW_SECONDS: positiveInt(24 * 60 * 60),
     INVITATIONS_PER_ACCOUNT: positiveInt(50),
     INVITATIONS_PER_RECIPIENT: positiveInt(5),
+    /**
+     * Emails to people who never bought anything (guests of an imported list emailed their
+     * tickets, messages to them), per account and per organization, in the last hour and day.
+     * An account or organization with no paid order yet has the lower NEW limits (decision 0054).
+     */
+    GUEST_MAIL_PER_ACCOUNT_HOUR: positiveInt(1_000),
+    GUEST_MAIL_PER_ACCOUNT_DAY: positiveInt(5_000),
+    GUEST_MAIL_PER_ORG_HOUR: positiveInt(2_000),
+    GUEST_MAIL_PER_ORG_DAY: positiveInt(10_000),
+    GUEST_MAIL_NEW_PER_HOUR: positiveInt(100),
+    GUEST_MAIL_NEW_PER_DAY: positiveInt(300),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".
@@ -136,7 +148,10 @@ const ConfigSchema = z
     for (const name of ['AUTH_SECRET', 'PUBLIC_URL', 'STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'SMTP_URL'] as const) {
       if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when NODE_ENV=production' });
     }
-  });
+  })
+  // Outside production the dev outbox holds every sign-in link and the sandbox takes test cards:
+  // without HOST, only this machine may connect (`npm start` on a café's network exposes nothing).
+  .transform((config) => ({ ...config, HOST: config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1') }));
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -2,10 +2,9 @@ import { createRoute } from '@tanstack/react-router';
 import { FormattedMessage } from 'react-intl';
 import { BackLink, ButtonLink } from '../lib/links';
 import { lazyScreen } from './lazy-screen';
-import { RequireSession } from './require-session';
-import { rootRoute } from './root-route';
+import { signedInRoute } from './signed-in-route';
 
-// The organizers' screens (/manage/…): each signed-in only, each a chunk of its own loaded when
+// The organizers' screens (/manage/…): under the signed-in guard (signed-in-route.tsx), each a chunk of its own loaded when
 // first visited (decision 0042).
 
 const OrgsPage = lazyScreen(() => import('../features/orgs/orgs-page'), 'OrgsPage');
@@ -25,181 +24,137 @@ const EventMessagesPage = lazyScreen(() => import('../features/messages/event-me
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
 
 const orgsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage',
-  component: () => (
-    <RequireSession>
-      <OrgsPage />
-    </RequireSession>
-  ),
+  component: () => <OrgsPage />,
 });
 
 const orgEventsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/orgs/$organizationId',
   component: function OrgEventsRoute() {
     const { organizationId } = orgEventsRoute.useParams();
-    return (
-      <RequireSession>
-        <OrgEventsPage organizationId={organizationId} />
-      </RequireSession>
-    );
+    return <OrgEventsPage organizationId={organizationId} />;
   },
 });
 
 const orgMembersRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/orgs/$organizationId/members',
   component: function OrgMembersRoute() {
     const { organizationId } = orgMembersRoute.useParams();
-    return (
-      <RequireSession>
-        <MembersPage organizationId={organizationId} />
-      </RequireSession>
-    );
+    return <MembersPage organizationId={organizationId} />;
   },
 });
 
 const scannerRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/scan',
   component: function ScannerRoute() {
     const { eventId } = scannerRoute.useParams();
-    return (
-      <RequireSession>
-        <ScannerPage eventId={eventId} />
-      </RequireSession>
-    );
+    return <ScannerPage eventId={eventId} />;
   },
 });
 
 const eventEditorRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId',
   component: function EventEditorRoute() {
     const { eventId } = eventEditorRoute.useParams();
     return (
-      <RequireSession>
-        <EventEditorPage
-          eventId={eventId}
-          door={(isAdmin) => (
-            <>
-              <CheckInSummary eventId={eventId} />
-              <EventExports
-                eventId={eventId}
-                door={!isAdmin}
-                importLink={
-                  isAdmin && (
-                    <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
-                      <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
-                    </ButtonLink>
-                  )
-                }
-              />
-            </>
-          )}
-          admin={<EventOrders eventId={eventId} />}
-        />
-      </RequireSession>
+      <EventEditorPage
+        eventId={eventId}
+        door={(isAdmin) => (
+          <>
+            <CheckInSummary eventId={eventId} />
+            <EventExports
+              eventId={eventId}
+              door={!isAdmin}
+              importLink={
+                isAdmin && (
+                  <ButtonLink to="/manage/events/$eventId/import" params={{ eventId }} variant="light">
+                    <FormattedMessage id="exports.import" defaultMessage="Import a guest list" />
+                  </ButtonLink>
+                )
+              }
+            />
+          </>
+        )}
+        admin={<EventOrders eventId={eventId} />}
+      />
     );
   },
 });
 
 const importRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/import',
   component: function ImportRoute() {
     const { eventId } = importRoute.useParams();
     return (
-      <RequireSession>
-        <ImportPage
-          eventId={eventId}
-          backLink={
-            <BackLink to="/manage/events/$eventId" params={{ eventId }}>
-              <FormattedMessage id="imports.back" defaultMessage="Back to the event" />
-            </BackLink>
-          }
-        />
-      </RequireSession>
+      <ImportPage
+        eventId={eventId}
+        backLink={
+          <BackLink to="/manage/events/$eventId" params={{ eventId }}>
+            <FormattedMessage id="imports.back" defaultMessage="Back to the event" />
+          </BackLink>
+        }
+      />
     );
   },
 });
 
 const eventAnalyticsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/analytics',
   component: function EventAnalyticsRoute() {
     const { eventId } = eventAnalyticsRoute.useParams();
-    return (
-      <RequireSession>
-        <EventAnalyticsPage eventId={eventId} />
-      </RequireSession>
-    );
+    return <EventAnalyticsPage eventId={eventId} />;
   },
 });
 
 const eventCodesRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/codes',
   component: function EventCodesRoute() {
     const { eventId } = eventCodesRoute.useParams();
-    return (
-      <RequireSession>
-        <EventCodesPage eventId={eventId} />
-      </RequireSession>
-    );
+    return <EventCodesPage eventId={eventId} />;
   },
 });
 
 const eventQuestionsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/questions',
   component: function EventQuestionsRoute() {
     const { eventId } = eventQuestionsRoute.useParams();
-    return (
-      <RequireSession>
-        <EventQuestionsPage eventId={eventId} />
-      </RequireSession>
-    );
+    return <EventQuestionsPage eventId={eventId} />;
   },
 });
 
 const eventMessagesRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/messages',
   component: function EventMessagesRoute() {
     const { eventId } = eventMessagesRoute.useParams();
-    return (
-      <RequireSession>
-        <EventMessagesPage eventId={eventId} />
-      </RequireSession>
-    );
+    return <EventMessagesPage eventId={eventId} />;
   },
 });
 
 const orgAnalyticsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/orgs/$organizationId/analytics',
   component: function OrgAnalyticsRoute() {
     const { organizationId } = orgAnalyticsRoute.useParams();
-    return (
-      <RequireSession>
-        <OrgAnalyticsPage organizationId={organizationId} />
-      </RequireSession>
-    );
+    return <OrgAnalyticsPage organizationId={organizationId} />;
   },
 });
 
 const orderDetailRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/orders/$orderId',
   component: function OrderDetailRoute() {
     const { eventId, orderId } = orderDetailRoute.useParams();
-    return (
-      <RequireSession>
-        <OrderDetailPage eventId={eventId} orderId={orderId} />
-      </RequireSession>
-    );
+    return <OrderDetailPage eventId={eventId} orderId={orderId} />;
   },
 });
 

@@ -3,10 +3,10 @@ import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
 import { choiceParam, searchOf, sitePathParam, textParam } from '../lib/search-params';
 import { lazyPart, lazyScreen } from './lazy-screen';
-import { RequireSession } from './require-session';
 import { RouteError } from './route-error';
 import { manageRoutes } from './manage-routes';
 import { rootRoute } from './root-route';
+import { signedInRoute } from './signed-in-route';
 
 // The public pages load first; the rest of the app comes in its own chunks when first visited.
 // The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
@@ -80,13 +80,9 @@ const resetPasswordRoute = createRoute({
 });
 
 const accountRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/account',
-  component: () => (
-    <RequireSession>
-      <AccountPage />
-    </RequireSession>
-  ),
+  component: () => <AccountPage />,
 });
 
 const publicEventRoute = createRoute({
@@ -140,17 +136,13 @@ const accessibilityRoute = createRoute({
 });
 
 const myTicketsRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/tickets',
-  component: () => (
-    <RequireSession>
-      <MyTicketsPage />
-    </RequireSession>
-  ),
+  component: () => <MyTicketsPage />,
 });
 
 const orderRoute = createRoute({
-  getParentRoute: () => rootRoute,
+  getParentRoute: () => signedInRoute,
   path: '/orders/$orderId',
   // Stripe sends the buyer back here after 3-D Secure with ?payment_intent=…&redirect_status=….
   validateSearch: (search) =>
@@ -162,29 +154,24 @@ const orderRoute = createRoute({
     const { orderId } = orderRoute.useParams();
     const search = orderRoute.useSearch();
     return (
-      <RequireSession>
-        <OrderPage
-          orderId={orderId}
-          returnedFromPayment={Boolean(search.paid || search.payment_intent)}
-          holders={<OrderTicketHolders orderId={orderId} />}
-          messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
-        />
-      </RequireSession>
+      <OrderPage
+        orderId={orderId}
+        returnedFromPayment={Boolean(search.paid || search.payment_intent)}
+        holders={<OrderTicketHolders orderId={orderId} />}
+        messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
+      />
     );
   },
 });
 
 const routeTree = rootRoute.addChildren([
-  ...manageRoutes,
+  signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute, orderRoute]),
   homeRoute,
   signInRoute,
   signUpRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
-  accountRoute,
   publicEventRoute,
-  myTicketsRoute,
-  orderRoute,
   accessibilityRoute,
 ]);
 

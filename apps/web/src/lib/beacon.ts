@@ -27,12 +27,15 @@ function origin(): Pick<Beacon, 'referrer' | 'utm'> {
   };
 }
 
-/** Sends the step for the event, once per page load. */
-export function sendStep(eventId: string, step: FunnelStep) {
-  const key = `${eventId}:${step}`;
+/**
+ * Sends the step for the event, once per page load. Checkout and paid name their order: the server
+ * counts those steps from the orders, and the beacon only says which source brought the order.
+ */
+export function sendStep(eventId: string, step: FunnelStep, orderId?: string) {
+  const key = `${eventId}:${step}:${orderId ?? ''}`;
   if (sent.has(key) || asksNotToBeTracked()) return;
   sent.add(key);
-  const beacon: Beacon = { eventId, step, ...(step === 'view' ? origin() : {}) };
+  const beacon: Beacon = { eventId, step, ...(step === 'view' ? origin() : {}), ...(orderId ? { orderId } : {}) };
   const body = JSON.stringify(beacon);
   try {
     if (navigator.sendBeacon?.('/a', body)) return;

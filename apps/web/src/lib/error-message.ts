@@ -143,6 +143,11 @@ const failureMessages = untyped(
       defaultMessage:
         'Many messages were sent for this event in the last hour. Please try again in {minutes, plural, one {# minute} other {# minutes}}.',
     },
+    'guest-mail-limit': {
+      id: 'error.reason.guestMailLimit',
+      defaultMessage:
+        'This would email {requested, plural, one {# guest} other {# guests}} who have not bought a ticket, but {scope, select, account {your account} other {this organization}} can email {remaining, plural, =0 {no more of them} other {only # more}} for now. More can go from {at}.',
+    },
     'unknown-code': {
       id: 'error.reason.unknownCode',
       defaultMessage: 'This event has no such code. Check how it is written.',
@@ -212,8 +217,12 @@ const failureMessages = untyped(
 function valuesOf(
   failure: FailureDetails,
   intl: IntlShape,
-): FailureDetails & { minutes?: number; scope?: 'event' | 'type'; window?: 'before' | 'after'; from?: string } {
+): FailureDetails & { minutes?: number; scope?: string; window?: 'before' | 'after'; from?: string; at?: string } {
   if (failure.reason === 'buyer-limit') return { ...failure, scope: failure.ticketTypeId === null ? 'event' : 'type' };
+  if (failure.reason === 'guest-mail-limit') {
+    const at = new Date(Date.now() + failure.retryAfterSeconds * 1000);
+    return { ...failure, at: intl.formatDate(at, { dateStyle: 'medium', timeStyle: 'short' }) };
+  }
   if (failure.reason === 'code-not-valid-now') {
     const before = failure.validFrom !== null && new Date(failure.validFrom) > new Date();
     const from = failure.validFrom

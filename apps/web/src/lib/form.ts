@@ -1,3 +1,4 @@
+import { oneLineMessage } from '@admit/shared/text';
 import { untyped } from './messages';
 import { defineMessages, type IntlShape } from 'react-intl';
 import type { z } from 'zod';
@@ -26,6 +27,7 @@ const messages = untyped(
     phone: { id: 'form.phone', defaultMessage: 'Enter the number with its country code, e.g. +44 20 7946 0958.' },
     country: { id: 'form.country', defaultMessage: 'Choose a country from the list.' },
     twoOptions: { id: 'form.twoOptions', defaultMessage: 'Give at least two options.' },
+    oneLine: { id: 'form.oneLine', defaultMessage: 'Write this on one line, without tabs or other special characters.' },
   }),
 );
 
@@ -41,6 +43,7 @@ const customMessages: Record<string, keyof typeof messages> = {
   'Not a phone number': 'phone',
   'Not a country': 'country',
   'A choice question has two options or more': 'twoOptions',
+  [oneLineMessage]: 'oneLine',
 };
 
 type Issue = z.core.$ZodIssue;
@@ -59,6 +62,7 @@ export function issueMessage(issue: Issue, intl: IntlShape): string {
       if (issue.origin === 'string') return intl.formatMessage(messages.tooLong, { maximum: Number(issue.maximum) });
       return intl.formatMessage(messages.tooBig, { maximum: Number(issue.maximum) });
     case 'invalid_format':
+      if (issue.message === oneLineMessage) return intl.formatMessage(messages.oneLine);
       return intl.formatMessage(issue.format === 'email' ? messages.email : messages.badFormat);
     case 'custom': {
       const known = customMessages[issue.message];

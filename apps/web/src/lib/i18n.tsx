@@ -2,7 +2,16 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlProvider, type IntlConfig } from 'react-intl';
 
-import { directionOf, isLocale, localeCookie, localeNames, locales, pickLocale, type Locale } from '@admit/shared/locales';
+import {
+  directionOf,
+  isLocale,
+  localeCookie,
+  localeNames,
+  locales,
+  pickLocale,
+  regionalTag,
+  type Locale,
+} from '@admit/shared/locales';
 
 export { localeNames, locales, type Locale };
 
@@ -34,12 +43,18 @@ const loaders: Record<Locale, () => Promise<Messages>> = {
 /** A language with its messages, loaded. */
 export interface LoadedCatalog {
   locale: Locale;
+  /** The tag dates, times and numbers are written in: the reader's region of the language ("en-GB"). */
+  formatLocale: string;
   messages: Messages;
 }
 
-/** The messages of `locale` (English: none, its default texts). */
-export async function loadCatalog(locale: Locale): Promise<LoadedCatalog> {
-  return { locale, messages: await loaders[locale]() };
+/** The reader's region of `locale`, from the browser's languages (the server passes the request's). */
+export const browserFormatLocale = (locale: Locale) =>
+  regionalTag(locale, typeof navigator === 'undefined' ? [] : navigator.languages);
+
+/** The messages of `locale` (English: none, its default texts), written in `formatLocale`'s way. */
+export async function loadCatalog(locale: Locale, formatLocale = browserFormatLocale(locale)): Promise<LoadedCatalog> {
+  return { locale, formatLocale, messages: await loaders[locale]() };
 }
 
 const storageKey = localeCookie;
@@ -88,7 +103,9 @@ const LocaleContext = createContext<LocaleChoice>({ locale: 'en', setLocale: () 
 export function LocaleProvider({ children, initial }: { children: ReactNode; initial?: LoadedCatalog }) {
   const [locale, setLocaleState] = useState<Locale>(() => initial?.locale ?? initialLocale());
   const [pseudo, setPseudoState] = useState(pseudoChosen);
-  const [messages, setMessages] = useState<LoadedCatalog>(initial ?? { locale: 'en', messages: english });
+  const [messages, setMessages] = useState<LoadedCatalog>(
+    initial ?? { locale: 'en', formatLocale: browserFormatLocale('en'), messages: english },
+  );
 
   useEffect(() => {
     let current = true;
@@ -100,7 +117,13 @@ export function LocaleProvider({ children, initial }: { children: ReactNode; ini
         }
       : loaders[locale];
     void load().then((loaded) => {
-      if (current) setMessages({ locale, messages: loaded });
+      if (current)
+        setMessages((shown) => ({
+          locale,
+          // The view taken over keeps the region it was drawn in (the server's reading of the request).
+          formatLocale: shown.locale === locale ? shown.formatLocale : browserFormatLocale(locale),
+          messages: loaded,
+        }));
     });
     document.documentElement.lang = locale;
     // Mantine's DirectionProvider follows the attribute: the whole app mirrors for Arabic.
@@ -125,7 +148,13 @@ export function LocaleProvider({ children, initial }: { children: ReactNode; ini
 
   return (
     <LocaleContext.Provider value={value}>
-      <IntlProvider locale={messages.locale} messages={messages.messages} defaultLocale="en" onError={onIntlError}>
+      <IntlProvider
+        locale={messages.formatLocale}
+        messages={messages.messages}
+        // English's messages are their default texts: in an English region they are no missing translation.
+        defaultLocale={messages.locale === 'en' ? messages.formatLocale : 'en'}
+        onError={onIntlError}
+      >
         {children}
       </IntlProvider>
     </LocaleContext.Provider>

@@ -14,8 +14,23 @@ interface HiddenSides {
  * named `label` (a screen reader announces it; a keyboard reaches it with Tab and scrolls it with
  * the arrow keys), a shadow on each side where columns are hidden, and a hint above while anything
  * is. Below `minWidth` pixels the table scrolls instead of squeezing its cells.
+ *
+ * `stacked`: on a phone the table does not scroll at all; each row becomes a block whose cells wrap
+ * under each other, every cell led by its column's name (its `data-label`), so a row's action (a
+ * menu, a copy button, a status) is on screen rather than past the edge. Screen readers still get
+ * the table, its header and its rows (decision 0057).
  */
-export function ScrollTable({ label, minWidth, children }: { label: string; minWidth: number; children: ReactNode }) {
+export function ScrollTable({
+  label,
+  minWidth,
+  stacked = false,
+  children,
+}: {
+  label: string;
+  minWidth: number;
+  stacked?: boolean;
+  children: ReactNode;
+}) {
   const scroller = useRef<HTMLDivElement>(null);
   const hintId = useId();
   const [hidden, setHidden] = useState<HiddenSides>({ start: false, end: false });
@@ -63,7 +78,7 @@ export function ScrollTable({ label, minWidth, children }: { label: string; minW
           aria-describedby={scrolls ? hintId : undefined}
           // A tab stop only when there is something to scroll to.
           tabIndex={scrolls ? 0 : undefined}
-          className={classes.scroller}
+          className={stacked ? `${classes.scroller} ${classes.stacked}` : classes.scroller}
           onScroll={measure}
         >
           {children}

@@ -43,7 +43,7 @@ export async function aggregateAnalytics(db: Db, options: { retentionDays: numbe
         with touched as (select * from jsonb_to_recordset(${pairs}::jsonb) as t("eventId" text, day date)),
         raw as (
           select ae.id, ae.event_id, (ae.at at time zone e.time_zone)::date as day, ae.step, ae.visitor,
-                 ae.referrer_host, ae.utm_source, ae.utm_campaign
+                 ae.referrer_host, ae.utm_source, ae.utm_campaign, ae.order_id, date_trunc('minute', ae.at) as minute
             from analytics_event ae join event e on e.id = ae.event_id
            where ae.event_id in (select "eventId" from touched)
              and ae.at > ${since}::timestamptz - interval '3 days' and ae.at <= ${now.toISOString()}::timestamptz
@@ -55,10 +55,26 @@ export async function aggregateAnalytics(db: Db, options: { retentionDays: numbe
                  case when utm_source <> '' then utm_source else referrer_host end as source, utm_campaign as campaign
             from raw where step = 'view'
            order by event_id, day, visitor, id
+        ),
+        -- A checkout or paid beacon counts only for a real order of the event sold on the public
+        -- page (paid: one that was paid), once per order and day: its first beacon says the source.
+        claimed as (
+          select distinct on (r.event_id, r.day, r.step, r.order_id) r.id, r.event_id, r.day, r.step, r.visitor, r.minute
+            from raw r join "order" o on o.id = r.order_id and o.event_id = r.event_id
+           where r.step in ('checkout', 'paid') and o.payment_provider is distinct from 'import'
+             and (r.step = 'checkout' or o.status in ('paid', 'refunded', 'partially_refunded'))
+           order by r.event_id, r.day, r.step, r.order_id, r.id
+        ),
+        counted as (
+          select event_id, day, step, visitor, minute from raw where step in ('view', 'tickets')
+          union all
+          select event_id, day, step, visitor, minute from claimed
         )
+        -- A visitor's beacons count once a minute per step, however often it sends (decision 0052).
         insert into analytics_daily (event_id, day, step, source, campaign, hits, visitors)
-        select r.event_id, r.day, r.step, coalesce(f.source, ''), coalesce(f.campaign, ''), count(*), count(distinct r.visitor)
-          from raw r left join firsts f on f.event_id = r.event_id and f.day = r.day and f.visitor = r.visitor
+        select r.event_id, r.day, r.step, coalesce(f.source, ''), coalesce(f.campaign, ''),
+               count(distinct (r.visitor, r.minute)), count(distinct r.visitor)
+          from counted r left join firsts f on f.event_id = r.event_id and f.day = r.day and f.visitor = r.visitor
          group by r.event_id, r.day, r.step, coalesce(f.source, ''), coalesce(f.campaign, '')`);
     }
     await tx.execute(sql`update analytics_progress set counted_until = ${now.toISOString()}::timestamptz where id = 1`);

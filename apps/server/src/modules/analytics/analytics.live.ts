@@ -70,18 +70,37 @@ function joinDays(
   return days.slice(-maxDays);
 }
 
+/**
+ * Visitors at each step. Viewed and chose tickets come from the beacons' daily rows; placed an
+ * order and paid from the orders themselves (decision 0052), so that no beacon can add a buyer:
+ * the distinct buyers of each day, in the event's zone, of orders from the public page (not guest
+ * lists), paid ones counting also when refunded since.
+ */
 async function funnelOf(db: Db, eventIds: string[]) {
-  const rows = rowsOf<{ eventId: string; step: FunnelStep; visitors: number }>(
-    await db.execute(sql`
+  const within = eventIds.length > 0 ? sql`(${sql.join(eventIds, sql`, `)})` : sql`(null)`;
+  const [beacons, orders] = await Promise.all([
+    db.execute(sql`
       select event_id as "eventId", step, sum(visitors)::int as visitors from analytics_daily
-       where event_id in ${eventIds.length > 0 ? sql`(${sql.join(eventIds, sql`, `)})` : sql`(null)`}
+       where event_id in ${within} and step in ('view', 'tickets')
        group by event_id, step`),
-  );
+    db.execute(sql`
+      select event_id as "eventId", count(distinct day || buyer)::int as checkout,
+             count(distinct day || buyer) filter (where paid)::int as paid
+        from (select o.event_id, ((o.created_at at time zone e.time_zone)::date)::text as day,
+                     coalesce(o.buyer_id, lower(o.email)) as buyer,
+                     o.status in ('paid', 'refunded', 'partially_refunded') as paid
+                from "order" o join event e on e.id = o.event_id
+               where o.event_id in ${within} and o.payment_provider is distinct from 'import') placed
+       group by event_id`),
+  ]);
+  const beaconRows = rowsOf<{ eventId: string; step: FunnelStep; visitors: number }>(beacons);
+  const orderRows = rowsOf<{ eventId: string; checkout: number; paid: number }>(orders);
   return (eventId: string) =>
-    funnelSteps.map((step) => ({
-      step,
-      visitors: rows.find((row) => row.eventId === eventId && row.step === step)?.visitors ?? 0,
-    }));
+    funnelSteps.map((step) => {
+      if (step === 'checkout' || step === 'paid')
+        return { step, visitors: orderRows.find((row) => row.eventId === eventId)?.[step] ?? 0 };
+      return { step, visitors: beaconRows.find((row) => row.eventId === eventId && row.step === step)?.visitors ?? 0 };
+    });
 }
 
 async function eventReport(db: Db, eventId: string): Promise<EventAnalyticsRow> {

@@ -10,6 +10,7 @@ import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { ticket } from '../tickets/schema';
 import { aggregateAnalytics, aggregateAnalyticsJob } from './aggregate';
+import { visitorsPerAddressMinute } from './beacons';
 import { analyticsDaily, analyticsEvent, analyticsSalt } from './schema';
 
 let t: TestApp;
@@ -135,6 +136,76 @@ describe('POST /a', () => {
     expect(t.app.beacons.stats().written - before.written).toBe(300);
     expect(await rawRowsOf(eventId)).toHaveLength(300);
   });
+
+  it('refuses a campaign, referrer or event that PostgreSQL cannot store (a NUL, a control character, half a surrogate pair), and keeps the honest beacons sent with it', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    const hostile = [
+      { eventId, step: 'view', utm: { source: 'news\u0000letter' } },
+      { eventId, step: 'view', utm: { campaign: '\uD800' } },
+      { eventId, step: 'view', utm: { medium: 'a\uDC00b' } },
+      { eventId, step: 'view', referrer: 'https://example.org/\u0000' },
+      { eventId, step: 'view', referrer: 'https://example.org/\uDBFF' },
+      { eventId, step: 'view', referrer: 'https://example.org/\u001b[0m' },
+      { eventId: `${eventId}\u0000`, step: 'view' },
+      { eventId, step: 'paid', orderId: '\uD83D' },
+    ];
+    const honest = Array.from({ length: 100 }, (_, n) => beacon({ eventId, step: 'view' }, {}, `10.1.0.${n}`));
+    const refused = hostile.map((body) => beacon(body, {}, '10.1.1.1'));
+    for (const response of await Promise.all(refused)) {
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT' } });
+    }
+    expect((await Promise.all(honest)).map((response) => response.statusCode)).toEqual(Array(100).fill(204));
+    // An emoji is a whole surrogate pair, and is kept.
+    expect((await beacon({ eventId, step: 'view', utm: { campaign: 'Winter 🎄' } }, {}, '10.1.2.1')).statusCode).toBe(204);
+    await t.app.beacons.flush();
+    expect(await rawRowsOf(eventId)).toHaveLength(101);
+  });
+
+  it('lets one address bring 20 new visitors a minute, counting an IPv6 /64 as one address, and drops the rest', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    // The budget is per minute: start well inside one.
+    const left = 60_000 - (Date.now() % 60_000);
+    if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    const before = t.app.beacons.stats().limited;
+    const browser = (n: number) => ({ 'user-agent': `${chrome} Build/${n}` });
+    // One home's /64, a new address and browser each time.
+    for (let n = 1; n <= 25; n += 1) await beacon({ eventId, step: 'view' }, browser(n), `2001:db8:1:2::${n.toString(16)}`);
+    // A visitor already counted this minute is still taken; the same /64 written out in full is not another network.
+    await beacon({ eventId, step: 'view' }, browser(1), '2001:db8:1:2::1');
+    await beacon({ eventId, step: 'view' }, browser(99), '2001:0db8:0001:0002:0000:0000:0000:00ff');
+    // Another network, and an IPv4 address however it is written, each with a budget of their own.
+    for (let n = 1; n <= 5; n += 1) await beacon({ eventId, step: 'view' }, browser(n), `2001:db8:1:3::${n}`);
+    for (let n = 1; n <= 22; n += 1)
+      await beacon({ eventId, step: 'view' }, browser(n), n % 2 === 0 ? '198.51.100.77' : '::ffff:198.51.100.77');
+    await t.app.beacons.flush();
+    // 20 + the first visitor again + 5 + 20.
+    expect(await rawRowsOf(eventId)).toHaveLength(46);
+    expect(t.app.beacons.stats().limited - before).toBe(5 + 1 + 2);
+  });
+
+  it('writes the other rows of a batch when the database refuses one of them, and counts that one as dropped', async () => {
+    const { eventId } = await createPublishedEvent(t, owner.cookie);
+    await t.app.beacons.flush();
+    const before = t.app.beacons.stats();
+    await Promise.all(Array.from({ length: 99 }, (_, n) => beacon({ eventId, step: 'view' }, {}, `10.2.0.${n}`)));
+    // A row the door would refuse now, as one from an older intake could still be queued.
+    t.app.beacons.add({
+      eventId,
+      step: 'view',
+      visitor: 'unstorable',
+      referrerHost: '',
+      utmSource: 'news\u0000letter',
+      utmMedium: '',
+      utmCampaign: '\uD800',
+      orderId: '',
+      at: new Date().toISOString(),
+    });
+    await t.app.beacons.flush();
+    expect(await rawRowsOf(eventId)).toHaveLength(99);
+    expect(t.app.beacons.stats().written - before.written).toBe(99);
+    expect(t.app.beacons.stats().dropped - before.dropped).toBe(1);
+  });
 });
 
 describe('POST /a over a real connection (taken before Fastify routes it)', () => {
@@ -164,6 +235,7 @@ describe('POST /a over a real connection (taken before Fastify routes it)', () =
       [JSON.stringify({ eventId, step: 'view', extra: true }), 'application/json'],
       [JSON.stringify({ eventId, step: 'view' }), 'application/x-www-form-urlencoded'],
       [JSON.stringify({ eventId, step: 'view', referrer: 'x'.repeat(5_000) }), 'text/plain'],
+      [JSON.stringify({ eventId, step: 'view', utm: { source: 'a\u0000b', campaign: '\uDFFF' } }), 'text/plain'],
     ] as const) {
       const response = await send(body, { 'content-type': type });
       expect(response.status, body.slice(0, 30)).toBe(400);
@@ -191,8 +263,13 @@ describe('the aggregation job', () => {
     const organizationId = (await createOrgAs(t, owner.cookie)).organizationId;
     // India is UTC+5:30 all year: midnight there is 18:30 UTC.
     const { eventId } = await createEventAs(t, owner.cookie, organizationId, { timeZone: 'Asia/Kolkata' });
-    await addTicketTypeAs(t, owner.cookie, eventId, { capacity: 10 });
+    const ticketTypeId = await addTicketTypeAs(t, owner.cookie, eventId, { capacity: 10 });
     await publishAs(t, owner.cookie, eventId);
+    // Checkout and paid beacons count only for a real order of the event.
+    const buyer = await t.signUp('Cem Buyer');
+    const placed = await t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 1 }] }, buyer.cookie);
+    expect(placed.body.result.status).toBe('paid');
+    const orderId = placed.body.result.orderId as string;
     const day = new Date(Date.now() - 3 * 86_400_000);
     const utc = (time: string) => new Date(`${day.toISOString().slice(0, 10)}T${time}Z`);
     const raw = (
@@ -201,12 +278,14 @@ describe('the aggregation job', () => {
       at: Date,
       referrerHost = '',
       utmCampaign = '',
+      order = '',
     ) => ({
       eventId,
       step,
       visitor,
       referrerHost,
       utmCampaign,
+      orderId: order,
       at,
     });
     await t.db.insert(analyticsEvent).values([
@@ -216,8 +295,15 @@ describe('the aggregation job', () => {
       raw('view', 'bob', utc('18:29:59')),
       raw('view', 'bob', utc('18:30:00'), '', 'spring'), // 00:00, the next day there
       raw('view', 'cem', utc('19:00:00'), 'instagram.com'),
-      raw('checkout', 'cem', utc('19:05:00')),
-      raw('paid', 'cem', utc('19:09:00')),
+      raw('checkout', 'cem', utc('19:05:00'), '', '', orderId),
+      raw('paid', 'cem', utc('19:09:00'), '', '', orderId),
+      // Named twice, or not at all, or an order that does not exist: none of these count again.
+      raw('paid', 'cem', utc('19:10:00'), '', '', orderId),
+      raw('paid', 'dan', utc('19:10:00'), '', '', orderId),
+      raw('checkout', 'eve', utc('19:11:00')),
+      raw('paid', 'eve', utc('19:11:00'), '', '', 'made-up'),
+      // Ann reloads: two views in one minute count as one.
+      raw('view', 'ann', utc('18:10:30'), 'instagram.com'),
     ]);
     await countFrom(new Date(day.getTime() - 86_400_000));
     const changed = await aggregate();
@@ -324,18 +410,20 @@ describe('the dashboard', () => {
     await countFrom(new Date(Date.now() - 60_000));
     await beacon({ eventId: created.eventId, step: 'view', utm: { source: 'newsletter', campaign: 'launch' } });
     await beacon({ eventId: created.eventId, step: 'view', utm: { source: 'newsletter', campaign: 'launch' } });
-    await beacon({ eventId: created.eventId, step: 'checkout' });
-    await beacon({ eventId: created.eventId, step: 'paid' });
+    await beacon({ eventId: created.eventId, step: 'checkout', orderId: paidOrder });
+    await beacon({ eventId: created.eventId, step: 'paid', orderId: paidOrder });
     await beacon({ eventId: created.eventId, step: 'view' }, {}, '198.51.100.9');
     await t.app.beacons.flush();
     await t.jobs.enqueue(t.db, aggregateAnalyticsJob as never, {} as never);
-    await expect.poll(() => report().totals.views, { timeout: 10_000 }).toBe(3);
+    // The newsletter reader's two views in one minute count once.
+    await expect.poll(() => report().totals.views, { timeout: 10_000 }).toBe(2);
     expect(report().totals.visitors).toBe(2);
+    // Checkout and paid are the two buyers' orders, beacon or not; the beacon says where one came from.
     expect(report().funnel).toEqual([
       { step: 'view', visitors: 2 },
       { step: 'tickets', visitors: 0 },
-      { step: 'checkout', visitors: 1 },
-      { step: 'paid', visitors: 1 },
+      { step: 'checkout', visitors: 2 },
+      { step: 'paid', visitors: 2 },
     ]);
     expect(report().sources).toEqual([
       { source: 'newsletter', campaign: 'launch', visitors: 1, checkout: 1, paid: 1 },
@@ -360,9 +448,101 @@ describe('the dashboard', () => {
 
     const org = await watch(url, orgAnalytics.name, { organizationId: created.organizationId }, admin.cookie);
     const row = org.rows().find((one: OrgAnalyticsRow) => one.id === created.eventId) as OrgAnalyticsRow;
-    expect(row.totals).toEqual({ views: 3, visitors: 2, tickets: 3, revenue: 5000, checkedIn: 1 });
+    expect(row.totals).toEqual({ views: 2, visitors: 2, tickets: 3, revenue: 5000, checkedIn: 1 });
+    expect(row.funnel.map((step) => step.visitors)).toEqual([2, 0, 2, 2]);
     org.close();
   });
+
+  it('moves no figure by more than 1 % when one address floods it with 20,000 beacons of changing browsers, and counts what it dropped', async () => {
+    const created = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ name: 'Free', capacity: 100 }] });
+    const { eventId } = created;
+    /** The dashboard as an admin who opens it now sees it. */
+    const report = async () => {
+      const live = await watch(url, eventAnalytics.name, { eventId }, owner.cookie);
+      const row = live.rows()[0] as EventAnalyticsRow;
+      live.close();
+      return row;
+    };
+    const figures = (row: EventAnalyticsRow) => ({
+      ...row.totals,
+      ...Object.fromEntries(row.funnel.map((step) => [`funnel ${step.step}`, step.visitors])),
+      sourceVisitors: row.sources.reduce((sum, source) => sum + source.visitors, 0),
+      sourceCheckout: row.sources.reduce((sum, source) => sum + source.checkout, 0),
+      sourcePaid: row.sources.reduce((sum, source) => sum + source.paid, 0),
+    });
+
+    // The honest crowd: 4,000 people, each on an address of their own; half choose tickets, and
+    // three place (free) orders and say so with their order.
+    await countFrom(new Date(Date.now() - 60_000));
+    const honest = 4_000;
+    const address = (n: number) => `10.${100 + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${n % 250}`;
+    for (let start = 0; start < honest; start += 500)
+      await Promise.all(
+        Array.from({ length: 500 }, async (_, index) => {
+          const n = start + index;
+          await beacon({ eventId, step: 'view', utm: { source: n % 3 === 0 ? 'newsletter' : undefined } }, {}, address(n));
+          if (n % 2 === 0) await beacon({ eventId, step: 'tickets' }, {}, address(n));
+        }),
+      );
+    const orderIds: string[] = [];
+    for (let n = 0; n < 3; n += 1) {
+      const buyer = await t.signUp(`Buyer ${n}`);
+      const placed = await t.call(
+        createOrder,
+        { eventId, lines: [{ ticketTypeId: created.ticketTypeIds[0]!, quantity: 1 }] },
+        buyer.cookie,
+      );
+      expect(placed.body.result.status).toBe('paid');
+      orderIds.push(placed.body.result.orderId);
+      await beacon({ eventId, step: 'checkout', orderId: placed.body.result.orderId }, {}, address(n * 3));
+      await beacon({ eventId, step: 'paid', orderId: placed.body.result.orderId }, {}, address(n * 3));
+    }
+    await t.app.beacons.flush();
+    await aggregate();
+    const fair = figures(await report());
+    expect(fair).toMatchObject({
+      views: honest,
+      visitors: honest,
+      tickets: 3,
+      'funnel view': honest,
+      'funnel tickets': honest / 2,
+      'funnel checkout': 3,
+      'funnel paid': 3,
+    });
+    expect(fair.sourcePaid).toBe(3);
+
+    // One script, one address, a new User-Agent each time, every step, made-up and real orders.
+    const limitedBefore = t.app.beacons.stats().limited;
+    const steps = ['view', 'tickets', 'checkout', 'paid'] as const;
+    for (let start = 0; start < 20_000; start += 1_000)
+      await Promise.all(
+        Array.from({ length: 1_000 }, (_, index) => {
+          const n = start + index;
+          const step = steps[n % 4]!;
+          const orderId = step === 'view' || step === 'tickets' ? undefined : n % 8 < 4 ? randomUUID() : orderIds[n % 3];
+          return beacon(
+            { eventId, step, utm: step === 'view' ? { source: 'flood' } : undefined, orderId },
+            { 'user-agent': `${chrome} Flood/${n}` },
+            '192.0.2.66',
+          );
+        }),
+      );
+    await t.app.beacons.flush();
+    await countFrom(new Date(Date.now() - 120_000));
+    await aggregate();
+    const flooded = figures(await report());
+    for (const [name, value] of Object.entries(fair))
+      expect(
+        Math.abs(flooded[name as keyof typeof flooded] - value),
+        `${name}: ${value} → ${flooded[name as keyof typeof flooded]}`,
+      ).toBeLessThanOrEqual(value / 100);
+
+    // What the budget dropped is counted, in /metrics too.
+    const limited = t.app.beacons.stats().limited - limitedBefore;
+    expect(limited).toBeGreaterThanOrEqual(20_000 - 2 * visitorsPerAddressMinute * 4);
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(Number(/^admit_analytics_beacons_limited_total (\d+)$/m.exec(metrics.body)?.[1])).toBe(t.app.beacons.stats().limited);
+  }, 300_000);
 
   it('is refused to staff and to people outside the organization', async () => {
     const created = await createPublishedEvent(t, owner.cookie);

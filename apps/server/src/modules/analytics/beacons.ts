@@ -21,16 +21,21 @@ export interface BeaconRow {
   utmSource: string;
   utmMedium: string;
   utmCampaign: string;
+  /** The order a checkout or paid beacon names, or ''. */
+  orderId: string;
   at: string;
 }
 
 export interface BeaconWriter {
   /** Queues a row; false when the queue is full (the row is dropped and counted). */
   add(row: BeaconRow): boolean;
+  /** Counts a beacon the intake dropped before the queue: its address brought too many visitors this minute. */
+  limited(): void;
   /** Writes what is queued (tests, and the server's close). */
   flush(): Promise<void>;
   stop(): Promise<void>;
-  stats(): { queued: number; written: number; dropped: number };
+  /** `dropped` counts every lost beacon; `limited` those of them dropped for their address's visitor budget. */
+  stats(): { queued: number; written: number; dropped: number; limited: number };
 }
 
 export interface BeaconWriterOptions {
@@ -48,21 +53,36 @@ export function createBeaconWriter(db: Db, log: FastifyBaseLogger, options: Beac
   let queue: BeaconRow[] = [];
   let written = 0;
   let dropped = 0;
+  let limited = 0;
   let writing: Promise<void> = Promise.resolve();
 
-  const writeBatch = async (rows: BeaconRow[]) => {
+  const insert = (rows: BeaconRow[]) =>
+    db.execute(sql`
+      insert into analytics_event (event_id, step, visitor, referrer_host, utm_source, utm_medium, utm_campaign, order_id, at)
+      select v."eventId", v.step, v.visitor, v."referrerHost", v."utmSource", v."utmMedium", v."utmCampaign", v."orderId", v.at
+        from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v("eventId" text, step text, visitor text,
+             "referrerHost" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, "orderId" text, at timestamptz)
+        join event e on e.id = v."eventId" and e.status <> 'draft'`);
+
+  /**
+   * One statement for the batch; if the database refuses it, each half is tried on its own, down to
+   * the single row it cannot take, so one bad row costs its own beacon and about 2·log₂(batch)
+   * statements, not the batch (the intake refuses such rows already: this is the second line).
+   */
+  const writeBatch = async (rows: BeaconRow[]): Promise<void> => {
     try {
-      await db.execute(sql`
-        insert into analytics_event (event_id, step, visitor, referrer_host, utm_source, utm_medium, utm_campaign, at)
-        select v."eventId", v.step, v.visitor, v."referrerHost", v."utmSource", v."utmMedium", v."utmCampaign", v.at
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v("eventId" text, step text, visitor text,
-               "referrerHost" text, "utmSource" text, "utmMedium" text, "utmCampaign" text, at timestamptz)
-          join event e on e.id = v."eventId" and e.status <> 'draft'`);
+      await insert(rows);
       written += rows.length;
     } catch (error) {
-      // Analytics may lose a batch; checkout must never wait for it.
+      if (rows.length > 1) {
+        const half = Math.ceil(rows.length / 2);
+        await writeBatch(rows.slice(0, half));
+        await writeBatch(rows.slice(half));
+        return;
+      }
+      // Analytics may lose a beacon; checkout must never wait for it.
       dropped += rows.length;
-      log.warn({ err: error, rows: rows.length }, 'analytics: a batch of beacons was not written');
+      log.warn({ err: error, rows: rows.length }, 'analytics: a beacon was not written');
     }
   };
 
@@ -89,12 +109,16 @@ export function createBeaconWriter(db: Db, log: FastifyBaseLogger, options: Beac
       queue.push(row);
       return true;
     },
+    limited() {
+      dropped += 1;
+      limited += 1;
+    },
     flush,
     async stop() {
       clearInterval(timer);
       await flush();
     },
-    stats: () => ({ queued: queue.length, written, dropped }),
+    stats: () => ({ queued: queue.length, written, dropped, limited }),
   };
 }
 
@@ -141,6 +165,62 @@ export function referrerHostOf(referrer: string | undefined, ownHost: string): s
 
 const robot = /bot|crawl|spider|slurp|preview|facebookexternalhit/i;
 
+/** New visitors one address may bring a process in a minute; beacons of further ones are dropped (decision 0052). */
+export const visitorsPerAddressMinute = 20;
+/**
+ * Visitors a process keeps track of in one minute, of all addresses together (about 16 MB); beyond,
+ * beacons of further visitors are dropped. 50,000 visitors a minute is a crowd of 2,000 beacons a
+ * second (bench/analytics).
+ */
+const visitorsPerMinute = 200_000;
+
+/**
+ * The address a visitor budget is kept for: an IPv4 address, or an IPv6 address's /64 network (one
+ * home or one machine is given a whole /64, so counting its addresses one by one would bound nothing).
+ */
+function budgetAddressOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const front = head === '' ? [] : head.split(':');
+  const back = tail === '' ? [] : tail.split(':');
+  const groups = address.includes('::')
+    ? [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back]
+    : front;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
+}
+
+/**
+ * How many different visitors (address and browser) each address has brought this minute, in this
+ * process. A script that changes its User-Agent with every beacon would otherwise be a new visitor
+ * each time. Kept in memory like the queue: with several processes the bound is per process.
+ */
+function createVisitorBudget() {
+  let minute = -1;
+  let seen = new Map<string, Set<string>>();
+  let tracked = 0;
+  return (address: string, visitor: string): boolean => {
+    const current = Math.floor(Date.now() / 60_000);
+    if (current !== minute) {
+      minute = current;
+      seen = new Map();
+      tracked = 0;
+    }
+    const key = budgetAddressOf(address);
+    let visitors = seen.get(key);
+    if (visitors?.has(visitor)) return true;
+    if ((visitors?.size ?? 0) >= visitorsPerAddressMinute || tracked >= visitorsPerMinute) return false;
+    if (!visitors) seen.set(key, (visitors = new Set()));
+    visitors.add(visitor);
+    tracked += 1;
+    return true;
+  };
+}
+
 /** What became of one beacon: taken or dropped (204), or refused with the protocol's error. */
 type Outcome = { status: 204 } | { status: 400; code: 'invalid-argument'; message: string };
 
@@ -155,6 +235,7 @@ const refused = (message: string): Outcome => ({ status: 400, code: 'invalid-arg
 
 export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicUrl: string }): BeaconIntake {
   const saltOf = createSalts(deps.db);
+  const withinBudget = createVisitorBudget();
   const ownHost = new URL(deps.publicUrl).hostname.toLowerCase().replace(/^www\./, '');
   return {
     async take(body, headers, clientAddress) {
@@ -179,14 +260,20 @@ export function createBeaconIntake(deps: { db: Db; writer: BeaconWriter; publicU
         return noContent;
       }
       const beacon = parsed.data;
+      const visitor = createHash('sha256').update(`${salt}|${clientAddress}|${userAgent}`).digest('base64url').slice(0, 22);
+      if (!withinBudget(clientAddress, visitor)) {
+        deps.writer.limited();
+        return noContent;
+      }
       deps.writer.add({
         eventId: beacon.eventId,
         step: beacon.step,
-        visitor: createHash('sha256').update(`${salt}|${clientAddress}|${userAgent}`).digest('base64url').slice(0, 22),
+        visitor,
         referrerHost: referrerHostOf(beacon.referrer, ownHost),
         utmSource: beacon.utm?.source?.toLowerCase() ?? '',
         utmMedium: beacon.utm?.medium?.toLowerCase() ?? '',
         utmCampaign: beacon.utm?.campaign ?? '',
+        orderId: beacon.step === 'checkout' || beacon.step === 'paid' ? (beacon.orderId ?? '') : '',
         at: now.toISOString(),
       });
       return noContent;

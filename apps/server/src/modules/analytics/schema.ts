@@ -20,6 +20,8 @@ export const analyticsEvent = pgTable(
     utmSource: text('utm_source').notNull().default(''),
     utmMedium: text('utm_medium').notNull().default(''),
     utmCampaign: text('utm_campaign').notNull().default(''),
+    /** The order a checkout or paid beacon names ('' for the other steps): only a real one counts. */
+    orderId: text('order_id').notNull().default(''),
     at: timestamp('at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('analytics_event_event_idx').on(table.eventId, table.at), index('analytics_event_at_idx').on(table.at)],

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { createOrder } from '@admit/shared/orders';
@@ -5,9 +6,11 @@ import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { file } from '../../platform/files/schema';
+import { deleteFileJob } from '../../platform/files/uploads';
 import { organization } from '../../platform/auth/organization-schema';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { hugePng, photoWithLocation } from '../../testing/images';
+import { startS3StandIn } from '../../testing/s3-stand-in';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from './schema';
@@ -97,6 +100,27 @@ describe('an event’s cover', () => {
     expect((await t.db.select().from(event).where(eq(event.id, created.eventId)))[0]!.coverFile).toBeNull();
   });
 
+  it('over FILE_MAX_BYTES, is refused with 400 and the reason too-large, as any other refused upload', async () => {
+    const created = await createPublishedEvent(t, owner.cookie);
+    const filesBefore = await storedFiles();
+
+    const answer = await upload(
+      `/files/events/${created.eventId}/cover`,
+      Buffer.alloc(t.config.FILE_MAX_BYTES + 1, 0xff),
+      owner.cookie,
+    );
+
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json()).toMatchObject({ error: { status: 'INVALID_ARGUMENT', details: { reason: 'too-large' } } });
+    expect(await storedFiles()).toEqual(filesBefore);
+    const logo = await upload(
+      `/files/orgs/${created.organizationId}/logo`,
+      Buffer.alloc(t.config.FILE_MAX_BYTES + 1),
+      owner.cookie,
+    );
+    expect(logo.json()).toMatchObject({ error: { details: { reason: 'too-large' } } });
+  });
+
   it('replaced or removed, leaves no variant of the old picture behind', async () => {
     const created = await createPublishedEvent(t, owner.cookie);
     const target = `/files/events/${created.eventId}/cover`;
@@ -162,5 +186,117 @@ describe('an organization’s logo', () => {
     const page = await watch(url, 'events.public', { slug: created.slug });
     await expect.poll(() => page.rows()[0]?.organizationLogo, { timeout: 5_000 }).toMatchObject({ width: 512 });
     page.close();
+  });
+});
+
+// Two file rows may hold the same bytes: the same cover uploaded again (to move its focal point),
+// or the same picture uploaded by another organization. Deleting one must not take the other's
+// variants, on either storage driver.
+const drivers: [string, () => Promise<{ env: Record<string, string>; close(): Promise<void> }>][] = [
+  ['the local disk', async () => ({ env: {}, close: async () => {} })],
+  [
+    'S3 (s3rver)',
+    async () => {
+      const standIn = await startS3StandIn();
+      const { endpoint, region, bucket, accessKeyId, secretAccessKey } = standIn.settings;
+      return {
+        env: {
+          STORAGE_DRIVER: 's3',
+          S3_ENDPOINT: endpoint!,
+          S3_REGION: region,
+          S3_BUCKET: bucket,
+          S3_ACCESS_KEY_ID: accessKeyId!,
+          S3_SECRET_ACCESS_KEY: secretAccessKey!,
+          S3_FORCE_PATH_STYLE: 'true',
+        },
+        close: () => standIn.close(),
+      };
+    },
+  ],
+];
+
+describe.each(drivers)('the same bytes in two pictures, on %s', (_name, open) => {
+  let shared: TestApp;
+  let closeStorage: () => Promise<void>;
+  let admin: Person;
+  let otherAdmin: Person;
+  beforeAll(async () => {
+    const storage = await open();
+    closeStorage = storage.close;
+    shared = await createTestApp({ env: storage.env });
+    [admin, otherAdmin] = await Promise.all([shared.signUp('Ada Admin'), shared.signUp('Otto Other')]);
+  });
+  afterAll(async () => {
+    await shared?.close();
+    await closeStorage?.();
+  });
+
+  const put = (target: string, body: Buffer, cookie: string, query = '') =>
+    shared.app.inject({
+      method: 'PUT',
+      url: `${target}${query}`,
+      headers: { 'content-type': 'image/jpeg', origin: 'http://localhost:3000', cookie },
+      payload: body,
+    });
+  /** The status of every variant of the event's current cover, as a page would fetch them. */
+  async function servedVariantsOf(eventId: string) {
+    const [row] = await shared.db.select().from(event).where(eq(event.id, eventId));
+    const [cover] = await shared.db.select().from(file).where(eq(file.id, row!.coverFile!));
+    return Promise.all(
+      cover!.variants.map(
+        async (variant) => (await shared.app.inject({ method: 'GET', url: `/files/i/${path.basename(variant.key)}` })).statusCode,
+      ),
+    );
+  }
+
+  it('uploaded again to move its focal point, every variant of the new cover is still served', async () => {
+    const created = await createPublishedEvent(shared, admin.cookie);
+    const target = `/files/events/${created.eventId}/cover`;
+    const picture = await photoWithLocation(1000, 500);
+    expect((await put(target, picture, admin.cookie, '?focalX=0.2')).statusCode).toBe(201);
+    expect((await put(target, picture, admin.cookie, '?focalX=0.8')).statusCode).toBe(201);
+    await shared.settleJobs();
+
+    const statuses = await servedVariantsOf(created.eventId);
+    expect(statuses.length).toBeGreaterThanOrEqual(4);
+    expect(statuses).toEqual(statuses.map(() => 200));
+  });
+
+  it('uploaded and removed by another organization, leaves this organization’s cover served', async () => {
+    const mine = await createPublishedEvent(shared, admin.cookie);
+    const theirs = await createPublishedEvent(shared, otherAdmin.cookie);
+    const picture = await photoWithLocation(1200, 600);
+    expect((await put(`/files/events/${mine.eventId}/cover`, picture, admin.cookie)).statusCode).toBe(201);
+
+    expect((await put(`/files/events/${theirs.eventId}/cover`, picture, otherAdmin.cookie)).statusCode).toBe(201);
+    const removed = await shared.app.inject({
+      method: 'DELETE',
+      url: `/files/events/${theirs.eventId}/cover`,
+      headers: { cookie: otherAdmin.cookie, origin: 'http://localhost:3000' },
+    });
+    expect(removed.statusCode).toBe(204);
+    await shared.settleJobs();
+
+    const statuses = await servedVariantsOf(mine.eventId);
+    expect(statuses.length).toBeGreaterThanOrEqual(4);
+    expect(statuses).toEqual(statuses.map(() => 200));
+  });
+
+  it('deletes no object another file row still names (rows stored when variants were named by content)', async () => {
+    const created = await createPublishedEvent(shared, admin.cookie);
+    expect(
+      (await put(`/files/events/${created.eventId}/cover`, await photoWithLocation(900, 450), admin.cookie)).statusCode,
+    ).toBe(201);
+    const [row] = await shared.db.select().from(event).where(eq(event.id, created.eventId));
+    const [cover] = await shared.db.select().from(file).where(eq(file.id, row!.coverFile!));
+    const twinId = randomUUID();
+    await shared.db.insert(file).values({ ...cover!, id: twinId });
+
+    await shared.jobs.enqueue(shared.db, deleteFileJob, { fileId: twinId });
+    await shared.settleJobs();
+
+    expect(await shared.db.select().from(file).where(eq(file.id, twinId))).toEqual([]);
+    const statuses = await servedVariantsOf(created.eventId);
+    expect(statuses).toEqual(statuses.map(() => 200));
   });
 });

@@ -367,6 +367,10 @@ export function registerExportRoutes(app: FastifyInstance, deps: ExportRouteDeps
         bom: excel,
         delimiter: excel && usesDecimalComma(locale) ? ';' : ',',
         record_delimiter: 'windows',
+        // Quoted whenever it holds a CR or an LF, not only the CRLF between records: Excel,
+        // LibreOffice and Python's csv end a record at a bare one too (the library's default
+        // quotes only the record delimiter once one is set).
+        quoted_match: /[\r\n]/,
         cast: { string: neutralizeFormula },
       });
       async function* records() {

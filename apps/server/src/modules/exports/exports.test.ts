@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { applyImport } from '@admit/shared/csv';
+import { createCode } from '@admit/shared/codes';
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { sandboxConfirm } from '@admit/shared/payments';
+import { createQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
+import { readCsvWithPython } from '../../testing/python-csv';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { checkIn } from '../checkin/schema';
+import { ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket } from '../tickets/schema';
 
@@ -300,6 +304,109 @@ describe('values longer than any entrance allows, stored before the entrances ha
     expect(orders.map((record) => record.buyer_name)).toEqual([cut, cut]);
     const [scan] = recordsOf((await exported('check-ins')).text);
     expect(scan).toMatchObject({ device: `${'D'.repeat(9_999)}…`, holder_name: cut });
+  });
+});
+
+describe('cells with line breaks, typed by a buyer, an organizer or a device', () => {
+  /** Whether a spreadsheet would run this line as a formula: = + - @ or a tab first, in any width. */
+  const runsAsFormula = (line: string) => {
+    const first = line.codePointAt(0);
+    return first !== undefined && /^[=+\-@\t]/.test(String.fromCodePoint(first).normalize('NFKC'));
+  };
+  const linesOf = (cell: string) => cell.split(/\r\n|\r|\n/);
+
+  it('read back as one row per attendee, order, scan and code in papaparse and in Python, none of whose lines a spreadsheet would run', async () => {
+    const {
+      eventId: hostileId,
+      organizationId,
+      ticketTypeIds,
+    } = await createPublishedEvent(t, owner.cookie, { capacity: 10, ticketTypes: [{ name: 'Standing', capacity: 10 }] });
+    await addMember(t, organizationId, staff.user.id, 'staff');
+    const made = await t.call(
+      createQuestion,
+      { eventId: hostileId, kind: 'longText', label: 'Anything else?', onScanner: true },
+      owner.cookie,
+    );
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    const questionId = made.body.result.questionId as string;
+    // What a buyer can send through checkout: a long answer keeps its line feeds.
+    const answers = ['<b>x</b>\n=1+1\n@SUM(1)', 'fine\n-2+3\n+SUM(1)\n＝1\n﹫x', 'plain answer'];
+    const placed = await t.call(
+      createOrder,
+      {
+        eventId: hostileId,
+        lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 3, answers: answers.map((text) => ({ [questionId]: text })) }],
+      },
+      buyer.cookie,
+    );
+    expect(placed.body.result, JSON.stringify(placed.body)).toMatchObject({ status: 'paid', ticketCount: 3 });
+    const hostileOrderId = placed.body.result.orderId as string;
+    expect(
+      (
+        await t.call(
+          createCode,
+          {
+            eventId: hostileId,
+            code: 'MULTILINE',
+            ticketTypeIds: [ticketTypeIds[0]!],
+            discount: { kind: 'percent', percent: 10 },
+          },
+          owner.cookie,
+        )
+      ).status,
+    ).toBe(200);
+    // What other entrances (or rows from before their limits) may hold: bare CRs and LFs in names.
+    const tickets = await t.db.select().from(ticket).where(eq(ticket.orderId, hostileOrderId));
+    await t.db.update(ticket).set({ holderName: 'Ann\r=1+1\r\n@SUM(1)' }).where(eq(ticket.id, tickets[0]!.id));
+    await t.db.update(ticket).set({ holderName: 'Ben\n\t-1' }).where(eq(ticket.id, tickets[1]!.id));
+    await t.db.update(order).set({ buyerName: 'Bea\r+1\n=2' }).where(eq(order.id, hostileOrderId));
+    await t.db
+      .update(ticketType)
+      .set({ name: 'Standing\n=HYPERLINK("http://evil.test")' })
+      .where(eq(ticketType.id, ticketTypeIds[0]!));
+    const scannedAt = new Date('2030-01-10T18:05:00Z');
+    await t.db.insert(checkIn).values({
+      id: randomUUID(),
+      eventId: hostileId,
+      ticketId: tickets[0]!.id,
+      device: 'Door\r-1\n@x',
+      scannedAt,
+      result: 'accepted',
+      idempotencyKey: randomUUID(),
+    });
+    // As the scanner records an admission: the ticket is checked in with it.
+    await t.db.update(ticket).set({ checkedInAt: scannedAt }).where(eq(ticket.id, tickets[0]!.id));
+
+    const downloads = [
+      ...['attendees', 'orders', 'check-ins', 'codes'].flatMap((kind) => [
+        { kind, query: '', delimiter: ',', cookie: owner.cookie },
+        { kind, query: '?excel=1&locale=de', delimiter: ';', cookie: owner.cookie },
+      ]),
+      { kind: 'attendees', query: '', delimiter: ',', cookie: staff.cookie },
+    ];
+    for (const { kind, query, delimiter, cookie } of downloads) {
+      const response = await download(`/files/events/${hostileId}/exports/${kind}.csv${query}`, cookie);
+      expect(response.status).toBe(200);
+      const rows = Number(response.headers['x-row-count']);
+      expect(rows).toBeGreaterThan(0);
+      const papa = Papa.parse<string[]>(response.text.replace(/^\uFEFF/, ''), { delimiter, skipEmptyLines: true });
+      expect(papa.errors, `${kind}${query}`).toEqual([]);
+      const python = readCsvWithPython(response.text, delimiter);
+      for (const records of [papa.data, python]) {
+        const [header, ...body] = records;
+        expect(body, `${kind}${query}`).toHaveLength(rows);
+        expect(new Set(body.map((record) => record.length)), `${kind}${query}`).toEqual(new Set([header!.length]));
+        const live = body.flat().filter((cell) => linesOf(cell).some(runsAsFormula));
+        expect(live, `${kind}${query}`).toEqual([]);
+      }
+      expect(python, `${kind}${query}`).toEqual(papa.data);
+    }
+
+    // The answers themselves are kept, line by line, each formula shown as text.
+    const attendees = recordsOf((await download(`/files/events/${hostileId}/exports/attendees.csv`, owner.cookie)).text);
+    expect(attendees.map((record) => record['Anything else?']).sort()).toEqual(
+      ["<b>x</b>\n'=1+1\n'@SUM(1)", "fine\n'-2+3\n'+SUM(1)\n'＝1\n'﹫x", 'plain answer'].sort(),
+    );
   });
 });
 

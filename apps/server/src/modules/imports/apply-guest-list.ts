@@ -6,6 +6,7 @@ import type { Tx } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { topicWithKeys } from '../../platform/live/topic-keys';
 import { eventTopic, orgEventsTopic, SoldOut, type EventRecord } from '../events/events.api';
+import { countGuestMail, requireGuestMailAllowance } from '../messages/messages.api';
 import { createGuestOrders, eventOrdersTopic } from '../orders/orders.api';
 import { eventTicketsTopic } from '../tickets/tickets.api';
 import {
@@ -54,10 +55,12 @@ export async function applyGuestList({ ctx, input }: { ctx: AuthedCallContext; i
     found.id,
     candidates.map((row) => row.key),
   );
-  requirePlacesFor(
-    placesLeft(found, types),
-    candidates.filter((row) => !done.has(row.key)),
-  );
+  const fresh = candidates.filter((row) => !done.has(row.key));
+  requirePlacesFor(placesLeft(found, types), fresh);
+  // Guests typed in never bought anything: emailing them is limited, and refused before any row is
+  // written when the chunk's emails do not fit (each piece counts its own as it commits).
+  const emails = input.sendEmails ? fresh.filter(hasEmail).length : 0;
+  if (emails > 0) await requireGuestMailAllowance({ ...senderOf(ctx, found), emails });
 
   const created: ValidRow[] = [];
   // Each piece enqueues its guests' emails with their orders, so they go out only for what committed.
@@ -100,6 +103,16 @@ export async function applyGuestList({ ctx, input }: { ctx: AuthedCallContext; i
     invalid: results.filter((row) => row.status === 'invalid').length,
   };
 }
+
+/** A guest with an address: the others (plus-ones) get their tickets from whoever brings them. */
+const hasEmail = (row: { email: string }) => row.email !== '';
+
+const senderOf = (ctx: AuthedCallContext, found: EventRecord) => ({
+  db: ctx.db,
+  config: ctx.config,
+  userId: ctx.user.id,
+  organizationId: found.organizationId,
+});
 
 /** Consecutive rows of at most importPieceTickets tickets (a larger row is a piece of its own). */
 function* piecesOf(rows: readonly ValidRow[]): Generator<ValidRow[]> {
@@ -145,6 +158,7 @@ async function applyPiece(
     .returning({ rowKey: importRow.rowKey });
   const claimedKeys = new Set(claimed.map((row) => row.rowKey));
   const rows = piece.filter((row) => claimedKeys.has(row.key));
+  if (sendEmails) await countGuestMail({ ...senderOf(ctx, found), db: tx, emails: rows.filter(hasEmail).length });
   await createGuestOrders(tx, {
     event: found,
     guests: rows.map((row) => ({

@@ -1,8 +1,9 @@
 import { applyImport, prepareImport, validateImport } from '@admit/shared/csv';
 import { createOrder } from '@admit/shared/orders';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, like } from 'drizzle-orm';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outboxMessage } from '../../platform/mail/schema';
 import { addMember, createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
@@ -46,7 +47,7 @@ describe('validating a guest list', () => {
     const { eventId } = await newEvent();
     const { status, body } = await validate(eventId, [
       { name: 'Ann Ok', email: 'ann@example.test', ticketType: 'Standing' },
-      { name: 'No Mail', email: '', ticketType: 'Standing' },
+      { name: ' ', email: '', ticketType: 'Standing' },
       { name: 'Bad Mail', email: 'not-an-address', ticketType: 'Standing' },
       { name: 'Who Knows', email: 'who@example.test', ticketType: 'Balcony' },
       { name: 'Zero', email: 'zero@example.test', ticketType: 'Standing', quantity: '0' },
@@ -169,6 +170,33 @@ describe('applying a guest list', () => {
     expect(tickets.every((one) => one.holderName === 'Ann Example' && one.ticketTypeId === ticketTypeIds[0])).toBe(true);
     const [standing] = await t.db.select().from(ticketType).where(eq(ticketType.id, ticketTypeIds[0]!));
     expect(standing!.sold).toBe(3);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('issues a plus-one without an email their ticket in their name, emailing nobody for that row, and once however often imported', async () => {
+    const { eventId } = await newEvent();
+    const rows = [
+      { name: 'Ann Host', email: 'ann.host@example.test', ticketType: 'Standing' },
+      { name: 'Ann Host +1', email: '', ticketType: 'Standing' },
+      { name: 'Ben Plus', ticketType: 'Standing', quantity: '2' },
+    ];
+    const checked = await validate(eventId, rows);
+    expect(checked.body.result?.rows.map((row) => row.status)).toEqual(['ok', 'ok', 'ok']);
+    const { status, body } = await apply(eventId, rows, { sendEmails: true });
+    expect(status).toBe(200);
+    expect(body.result).toMatchObject({ created: 3, tickets: 4, invalid: 0 });
+    const plusOne = (await ordersOf(eventId)).find((one) => one.buyerName === 'Ann Host +1');
+    expect(plusOne).toMatchObject({ email: '', status: 'paid', paymentProvider: 'import' });
+    const tickets = await ticketsOf(eventId);
+    expect(tickets.filter((one) => one.holderName === 'Ben Plus' && one.holderEmail === '')).toHaveLength(2);
+    await t.settleJobs();
+    const mailed = await t.db.select().from(outboxMessage).where(like(outboxMessage.subject, '%'));
+    expect(mailed.filter((message) => message.to === 'ann.host@example.test')).toHaveLength(1);
+    expect(mailed.filter((message) => !message.to.includes('@'))).toEqual([]);
+
+    const again = await apply(eventId, rows, { sendEmails: true });
+    expect(again.body.result).toMatchObject({ created: 0, skipped: 3 });
+    expect(await ticketsOf(eventId)).toHaveLength(4);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 

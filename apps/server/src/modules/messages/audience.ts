@@ -44,7 +44,8 @@ function audienceQuery(eventId: string, audience: MessageAudience, fallbackLocal
   return sql`select lower(${ticket.holderEmail}) as email,
       min(${ticket.holderName}) as name,
       coalesce(max(${personLanguage.locale}), max(${order.locale}), ${fallbackLocale}) as locale,
-      array_agg(distinct ${ticket.orderId}) as order_ids
+      array_agg(distinct ${ticket.orderId}) as order_ids,
+      bool_and(${order.paymentProvider} = 'import') as guest
     from ${ticket}
     inner join ${order} on ${order.id} = ${ticket.orderId}
     left join ${user} on ${user.email} = lower(${ticket.holderEmail})
@@ -53,29 +54,38 @@ function audienceQuery(eventId: string, audience: MessageAudience, fallbackLocal
     group by lower(${ticket.holderEmail})`;
 }
 
-/** How many people a message would reach now, and how many of them have no address that takes mail. */
+/**
+ * How many people a message would reach now, how many of them have no address that takes mail,
+ * and how many of those with one never bought a ticket: every ticket of theirs came from a guest
+ * list (their emails count against the guest-mail limits, guest-mail.ts).
+ */
 export async function countAudience(
   db: Db | Tx,
   eventId: string,
   audience: MessageAudience,
-): Promise<{ recipients: number; unreachable: number }> {
+): Promise<{ recipients: number; unreachable: number; guests: number }> {
   const result = await db.execute(
-    sql`select count(*)::int as recipients, (count(*) filter (where ${unreachable(sql.raw('email'))}))::int as unreachable
+    sql`select count(*)::int as recipients, (count(*) filter (where ${unreachable(sql.raw('email'))}))::int as unreachable,
+        (count(*) filter (where guest and not ${unreachable(sql.raw('email'))}))::int as guests
       from (${audienceQuery(eventId, audience, 'en')}) as audience`,
   );
-  const [row] = (result as unknown as { rows: { recipients: number; unreachable: number }[] }).rows;
-  return { recipients: Number(row?.recipients ?? 0), unreachable: Number(row?.unreachable ?? 0) };
+  const [row] = (result as unknown as { rows: { recipients: number; unreachable: number; guests: number }[] }).rows;
+  return {
+    recipients: Number(row?.recipients ?? 0),
+    unreachable: Number(row?.unreachable ?? 0),
+    guests: Number(row?.guests ?? 0),
+  };
 }
 
 /**
  * Writes the message's recipients as they are now (a ticket sold or given to someone else later is
  * not among them), each in a batch of `recipientsPerBatch`; those without an address are done at
- * once. Returns how many there are.
+ * once. Returns how many there are, and how many of those waiting never bought a ticket.
  */
 export async function fixRecipients(
   tx: Tx,
   message: { id: string; eventId: string; audience: MessageAudience; fallbackLocale: string },
-): Promise<{ recipients: number; unreachable: number }> {
+): Promise<{ recipients: number; unreachable: number; guests: number }> {
   await tx.execute(
     sql`insert into ${attendeeMessageRecipient} (message_id, email, name, locale, order_ids, batch, status)
       select ${message.id}, email, name, locale, order_ids,
@@ -87,8 +97,16 @@ export async function fixRecipients(
     .select({
       recipients: sql<number>`count(*)::int`,
       unreachable: sql<number>`(count(*) filter (where ${attendeeMessageRecipient.status} = 'unreachable'))::int`,
+      // Waiting for their email, and none of their orders is one they placed: guests typed into a list.
+      guests: sql<number>`(count(*) filter (where ${attendeeMessageRecipient.status} is null and not exists (
+        select 1 from ${order} where ${order.id} = any(${attendeeMessageRecipient.orderIds})
+          and ${order.paymentProvider} is distinct from 'import')))::int`,
     })
     .from(attendeeMessageRecipient)
     .where(eq(attendeeMessageRecipient.messageId, message.id));
-  return { recipients: Number(counts?.recipients ?? 0), unreachable: Number(counts?.unreachable ?? 0) };
+  return {
+    recipients: Number(counts?.recipients ?? 0),
+    unreachable: Number(counts?.unreachable ?? 0),
+    guests: Number(counts?.guests ?? 0),
+  };
 }

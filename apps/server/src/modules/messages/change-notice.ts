@@ -9,6 +9,7 @@ import { requireEventRole } from '../events/events.api';
 import { eventChange } from '../events/schema';
 import { fixRecipients, recipientsPerBatch } from './audience';
 import { changeLines, changeNoticeSubject } from './compose-change-notice';
+import { countGuestMail } from './guest-mail';
 import { attendeeMessage } from './schema';
 import { sendMessageBatchJob } from './send-message';
 import { eventMessagesTopic } from './topics';
@@ -18,7 +19,8 @@ import { eventMessagesTopic } from './topics';
  * an organizer's (its people fixed now, ten to a job, once per address), whose email Admit writes
  * from the change in each person's language. Once per change: the unique index on the message's
  * change answers a repeated or simultaneous ask with the notice already sent. Not counted against
- * the hourly limit on messages: each change is told at most once.
+ * the hourly limit on messages (each change is told at most once), but its emails to guests who
+ * never bought count as any message's do.
  */
 export const sendChangeNoticeCallable = defineCallable(sendChangeNotice, {
   auth: 'required',
@@ -63,6 +65,14 @@ export const sendChangeNoticeCallable = defineCallable(sendChangeNotice, {
       });
       if (counts.recipients === 0)
         throw new CallableError('failed-precondition', 'Nobody holds a valid ticket', { reason: 'no-recipients' });
+      // A venue changed back and forth is another way to write to a typed-in guest list: counted the same.
+      await countGuestMail({
+        db: tx,
+        config: ctx.config,
+        userId: ctx.user.id,
+        organizationId: found.organizationId,
+        emails: counts.guests,
+      });
       const waiting = counts.recipients - counts.unreachable;
       await tx
         .update(attendeeMessage)

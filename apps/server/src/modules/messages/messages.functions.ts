@@ -1,4 +1,4 @@
-import { previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
+import { guestMailAllowance, previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
 import { localizeEvent } from '@admit/shared/event-content';
 import { and, eq } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
@@ -11,6 +11,7 @@ import { consumeQuotas, quotaKey } from '../orders/orders.api';
 import { sendChangeNoticeCallable } from './change-notice';
 import { checkAudience, countAudience, fixRecipients, recipientsPerBatch } from './audience';
 import { composeAttendeeMessage } from './compose-message';
+import { countGuestMail, guestMailAllowanceOf } from './guest-mail';
 import { attendeeMessage } from './schema';
 import { sendMessageBatchJob } from './send-message';
 import { eventMessagesTopic } from './topics';
@@ -89,6 +90,13 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
           reason: 'too-many-messages',
           retryAfterSeconds: wait,
         });
+      await countGuestMail({
+        db: tx,
+        config: ctx.config,
+        userId: ctx.user.id,
+        organizationId: found.organizationId,
+        emails: counts.guests,
+      });
       const waiting = counts.recipients - counts.unreachable;
       await tx
         .update(attendeeMessage)
@@ -125,4 +133,18 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
   },
 });
 
-export const messagesCallables = [previewMessageCallable, sendMessageCallable, sendChangeNoticeCallable];
+/** How many more emails to guests who never bought a ticket the caller may send for the event's organization now. */
+export const guestMailAllowanceCallable = defineCallable(guestMailAllowance, {
+  auth: 'required',
+  async handler(input, ctx) {
+    const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
+    return guestMailAllowanceOf({ db: ctx.db, config: ctx.config, userId: ctx.user.id, organizationId: found.organizationId });
+  },
+});
+
+export const messagesCallables = [
+  previewMessageCallable,
+  sendMessageCallable,
+  guestMailAllowanceCallable,
+  sendChangeNoticeCallable,
+];

@@ -24,24 +24,25 @@ export function quotaKey(scope: string, subject: string): string {
 }
 
 /**
- * Counts one use of the quota in one statement: a window that has run out starts again at 1, a
- * full one is left unchanged (the upsert's condition fails and returns no row). Answers null when
- * the use was counted, else the seconds until the window ends. Inside a transaction the use is
- * rolled back with it, so only work that was done is counted.
+ * Counts `uses` uses of the quota (one unless said) in one statement: a window that has run out
+ * starts again at them, one they do not fit in is left unchanged (the upsert's condition fails and
+ * returns no row). Answers null when the uses were counted, else the seconds until the window
+ * ends. Inside a transaction the uses are rolled back with it, so only work that was done is counted.
  */
-export async function consumeQuota(db: Db | Tx, quota: Quota): Promise<number | null> {
+export async function consumeQuota(db: Db | Tx, quota: Quota, uses = 1): Promise<number | null> {
+  if (uses > quota.limit) return quota.windowSeconds;
   const window = sql`(${quota.windowSeconds}::int * interval '1 second')`;
   const ended = sql`${callQuota.windowStart} <= now() - ${window}`;
   const counted = await db
     .insert(callQuota)
-    .values({ key: quota.key, windowStart: sql`now()`, used: 1 })
+    .values({ key: quota.key, windowStart: sql`now()`, used: uses })
     .onConflictDoUpdate({
       target: callQuota.key,
       set: {
-        used: sql`case when ${ended} then 1 else ${callQuota.used} + 1 end`,
+        used: sql`case when ${ended} then ${uses}::int else ${callQuota.used} + ${uses}::int end`,
         windowStart: sql`case when ${ended} then now() else ${callQuota.windowStart} end`,
       },
-      setWhere: sql`${ended} or ${callQuota.used} < ${quota.limit}`,
+      setWhere: sql`${ended} or ${callQuota.used} + ${uses}::int <= ${quota.limit}`,
     })
     .returning({ used: callQuota.used });
   if (counted.length > 0) return null;
@@ -50,6 +51,23 @@ export async function consumeQuota(db: Db | Tx, quota: Quota): Promise<number | 
     .from(callQuota)
     .where(eq(callQuota.key, quota.key));
   return Math.max(1, full?.seconds ?? quota.windowSeconds);
+}
+
+/**
+ * What is left of a quota now, and the seconds until its window ends (null when nothing is counted
+ * in it): a look that counts nothing.
+ */
+export async function quotaLeft(db: Db | Tx, quota: Quota): Promise<{ left: number; resetsInSeconds: number | null }> {
+  const window = sql`(${quota.windowSeconds}::int * interval '1 second')`;
+  const [current] = await db
+    .select({
+      used: callQuota.used,
+      seconds: sql<number>`ceil(extract(epoch from ${callQuota.windowStart} + ${window} - now()))::int`,
+    })
+    .from(callQuota)
+    .where(and(eq(callQuota.key, quota.key), sql`${callQuota.windowStart} > now() - ${window}`));
+  if (!current) return { left: quota.limit, resetsInSeconds: null };
+  return { left: Math.max(0, quota.limit - current.used), resetsInSeconds: Math.max(1, Number(current.seconds)) };
 }
 
 /** The seconds until a used-up quota's window ends, or null when it has room: a look that counts nothing. */

@@ -11,6 +11,7 @@ import { order, orderActivity, orderLine } from './schema';
 export interface Guest {
   orderId: string;
   name: string;
+  /** Empty for a guest without an address (a plus-one). */
   email: string;
   ticketTypeId: string;
   quantity: number;
@@ -29,7 +30,7 @@ export async function createGuestOrders(
     guests: readonly Guest[];
     actorId: string;
     locale: Locale;
-    /** Emails each guest their tickets (a job per order, enqueued with them). */
+    /** Emails each guest with an address their tickets (a job per order, enqueued with them). */
     emailTickets?: JobSender;
   },
 ): Promise<void> {
@@ -80,9 +81,10 @@ export async function createGuestOrders(
       tickets: [{ ticketTypeId: guest.ticketTypeId, quantity: guest.quantity, holderName: guest.name, holderEmail: guest.email }],
     })),
   });
+  // A guest without an address (a plus-one) has nobody to email.
   await input.emailTickets?.enqueueMany(
     tx,
     sendConfirmationJob,
-    guests.map((guest) => ({ orderId: guest.orderId })),
+    guests.filter((guest) => guest.email !== '').map((guest) => ({ orderId: guest.orderId })),
   );
 }

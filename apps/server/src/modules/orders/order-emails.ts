@@ -41,9 +41,10 @@ export interface OrderEmailDeps {
 // and the job is tried again later; a mail server being down never undoes or fails a payment. Each
 // email has its own key, so one sent already is not sent again. Each returns false, having sent
 // nothing, when the buyer has no address that can receive mail (people who signed up with a phone
-// number get a reserved `.invalid` one until they add theirs) or the email went out before.
+// number get a reserved `.invalid` one until they add theirs; a guest-list plus-one has none at
+// all) or the email went out before.
 
-const canReceiveMail = (email: string) => !/\.invalid$/i.test(email);
+const canReceiveMail = (email: string) => email.includes('@') && !/\.invalid$/i.test(email);
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db

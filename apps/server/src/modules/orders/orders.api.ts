@@ -2,7 +2,7 @@
 // folder is its own.
 export { eventEndCallables } from './cancel-event';
 export { changeAnswersCallable, setTicketHolderCallable } from './ticket-holders';
-export { consumeQuotas, quotaKey, type Quota } from './call-quota';
+export { consumeQuota, consumeQuotas, quotaKey, quotaLeft, type Quota } from './call-quota';
 export { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds } from './holds';

@@ -1,5 +1,5 @@
 import { myTickets } from '@admit/shared/tickets';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { eventTopic, titlesAndVenues } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
@@ -18,6 +18,7 @@ export const myTicketsLive = defineLiveQuery(myTickets, {
         holderName: ticket.holderName,
         ticketTypeName: ticketType.name,
         orderId: ticket.orderId,
+        freeOrder: sql<boolean>`${order.total} = 0`,
         eventId: event.id,
         eventSlug: event.slug,
         eventTitle: event.title,

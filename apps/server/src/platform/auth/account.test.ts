@@ -164,6 +164,70 @@ describe('bearer tokens', () => {
     expect(code).toBe(4401);
   });
 
+  it('refuses the raw session token, without its signature, as a bearer token: on callables, /live and get-session', async () => {
+    const person = await t.signUp('Rae Raw');
+    const { token } = await signIn(person.email, person.password, { wantToken: true });
+    const raw = decodeURIComponent(token!).split('.')[0]!;
+    expect((await callWithBearer(createOrg, { name: 'Signed Club' }, token!)).status).toBe(200);
+
+    const called = await callWithBearer(createOrg, { name: 'Raw Club' }, raw);
+    expect(called.status).toBe(401);
+    expect(called.body.error?.status).toBe('UNAUTHENTICATED');
+    const session = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/get-session',
+      headers: { authorization: `Bearer ${raw}` },
+    });
+    expect(session.json()).toBeNull();
+    const socket = new WebSocket(`${(await listening()).replace(/^http/, 'ws')}/live`, {
+      headers: { authorization: `Bearer ${raw}` },
+    });
+    try {
+      await once(socket, 'open');
+      const reply = new Promise<LiveServerMessage>((resolve) =>
+        socket.once('message', (data) => resolve(JSON.parse(String(data)) as LiveServerMessage)),
+      );
+      socket.send(JSON.stringify({ type: 'subscribe', id: 'mine', query: 'orgs.mine', params: {} }));
+      expect(await reply).toMatchObject({ type: 'error', id: 'mine' });
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('lists a person’s sessions to the page without their tokens', async () => {
+    const person = await t.signUp('Lis Sessions');
+    await signIn(person.email, person.password);
+    const response = await t.app.inject({ method: 'GET', url: '/api/auth/list-sessions', headers: { cookie: person.cookie } });
+    expect(response.statusCode).toBe(200);
+    const sessions = response.json() as Record<string, unknown>[];
+    expect(sessions).toHaveLength(2);
+    for (const session of sessions) {
+      expect(session).toHaveProperty('id');
+      expect(session).not.toHaveProperty('token');
+    }
+    expect(response.body).not.toContain(decodeURIComponent(person.cookie.split('=')[1]!).split('.')[0]);
+  });
+
+  it('revokes another of one’s sessions by its id, and nobody else’s', async () => {
+    const person = await t.signUp('Ivo Ids');
+    const stranger = await t.signUp('Sten Stranger');
+    const phone = await signIn(person.email, person.password);
+    const listed = await t.app.inject({ method: 'GET', url: '/api/auth/list-sessions', headers: { cookie: person.cookie } });
+    const onPhone = await t.app.inject({ method: 'GET', url: '/api/auth/get-session', headers: { cookie: phone.cookie } });
+    const phoneId = (onPhone.json() as { session: { id: string } }).session.id;
+    expect((listed.json() as { id: string }[]).map((session) => session.id)).toContain(phoneId);
+
+    const byStranger = await authPost('/revoke-session-by-id', { sessionId: phoneId }, stranger.cookie);
+    expect(byStranger.status).toBe(404);
+    expect(await sessionUserOf(phone.cookie)).toMatchObject({ email: person.email });
+
+    const revoked = await authPost('/revoke-session-by-id', { sessionId: phoneId }, person.cookie);
+    expect(revoked.status).toBe(200);
+    expect(await sessionUserOf(phone.cookie)).toBeNull();
+    expect(await sessionUserOf(person.cookie)).toMatchObject({ email: person.email });
+    expect((await authPost('/revoke-session-by-id', { sessionId: phoneId }, person.cookie)).status).toBe(404);
+  });
+
   it('refuses a made-up token with 401 unauthenticated', async () => {
     const { status, body } = await callWithBearer(createOrg, { name: 'Forged' }, 'not-a-real-token');
     expect(status).toBe(401);

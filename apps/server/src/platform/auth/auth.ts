@@ -13,6 +13,7 @@ import type { FederatedSignIn } from './federated-providers';
 import { consumeIdentifierAttempt } from './identifier-rate-limit';
 import { inputLimits } from './input-limits';
 import { passwordPolicy } from './password-policy';
+import { revokeSessionById } from './revoke-session-by-id';
 import { sameWorkAsNewAccount, sameWorkForUnknownAddresses } from './same-work';
 import { secondFactorForEveryMethod } from './second-factor';
 import { wantTokenHeader, withoutSessionToken } from './session-token';
@@ -166,8 +167,11 @@ export function createAuth(options: {
       }),
       // API clients send `Authorization: Bearer <token>` (the `set-auth-token` header of a sign-in
       // that asked for it, see registerAuthRoutes) instead of the cookie; the plugin turns it into
-      // the session cookie before any lookup.
-      bearer(),
+      // the session cookie before any lookup. Only the signed token (`<token>.<signature>`): the
+      // raw one alone, wherever it was seen (a database dump, a log), signs nobody in.
+      bearer({ requireSignature: true }),
+      // The account page signs another device out by the session's id, never its token.
+      revokeSessionById(),
       magicLink({
         // Consumed atomically on first use (the plugin allows one attempt); unknown addresses get an account.
         expiresIn: 15 * 60,

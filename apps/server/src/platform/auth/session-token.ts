@@ -8,9 +8,13 @@ export const wantTokenHeader = 'x-admit-want-token';
 /** Better Auth's bearer plugin puts the signed session token into this header of every answer that sets the session cookie. */
 const tokenHeader = 'set-auth-token';
 
-/** Deletes the session token from a JSON answer: its `token` (sign-in) and its `session.token` (get-session, email link). */
+/**
+ * Deletes the session token from a JSON answer: its `token` (sign-in), its `session.token`
+ * (get-session, email link), and each listed session's `token` (list-sessions).
+ */
 function dropToken(body: unknown): boolean {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  if (Array.isArray(body)) return body.map(dropToken).some(Boolean);
+  if (typeof body !== 'object' || body === null) return false;
   const answer = body as { token?: unknown; session?: { token?: unknown } | null };
   const found = 'token' in answer || (typeof answer.session === 'object' && answer.session !== null && 'token' in answer.session);
   delete answer.token;
@@ -21,9 +25,9 @@ function dropToken(body: unknown): boolean {
 /**
  * Better Auth's answer without the session token where page scripts would read it: in JSON
  * bodies (sign-in, sign-up, second factor, phone code, email link, change of password,
- * get-session) always, and in the `set-auth-token` header unless the client asked for it. A
- * client that asks gets the header's token: the signed one (`<token>.<signature>`), the session
- * cookie's value. list-sessions keeps its tokens: they are what revoke-session takes.
+ * get-session, list-sessions) always, and in the `set-auth-token` header unless the client asked
+ * for it. A client that asks gets the header's token: the signed one (`<token>.<signature>`), the
+ * session cookie's value. The account page revokes a session by its id (revoke-session-by-id.ts).
  */
 export async function withoutSessionToken(response: Response, tokenWanted: boolean): Promise<Response> {
   const headers = new Headers(response.headers);

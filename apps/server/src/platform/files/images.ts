@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import sharp, { type Metadata } from 'sharp';
 import type { FileVariant } from './schema';
 
@@ -53,6 +53,10 @@ export async function processImage(upload: Buffer, limits: { maxBytes: number; m
     throw new ImageRefused('too-many-pixels', `${width} × ${height} is more than ${limits.maxPixels} pixels`);
 
   const contentHash = createHash('sha256').update(upload).digest('hex');
+  // Named for this upload alone, not by its content: two file rows with the same bytes (the same
+  // cover uploaded again with another focal point, or by another organization) never share an
+  // object, so deleting one never blanks the other (decision 0037).
+  const name = randomBytes(12).toString('hex');
   const upright = metadata.orientation && metadata.orientation >= 5 ? { width: height, height: width } : { width, height };
   const widths: number[] = variantWidths.filter((one) => one < upright.width);
   if (widths.length < variantWidths.length) widths.push(Math.min(upright.width, variantWidths.at(-1)!));
@@ -72,7 +76,7 @@ export async function processImage(upload: Buffer, limits: { maxBytes: number; m
           width: info.width,
           height: info.height,
           format,
-          key: `images/${contentHash.slice(0, 24)}-${info.width}.${format === 'webp' ? 'webp' : 'jpg'}`,
+          key: `images/${name}-${info.width}.${format === 'webp' ? 'webp' : 'jpg'}`,
           bytes: data.length,
           body: data,
           contentType: format === 'webp' ? 'image/webp' : 'image/jpeg',

@@ -7,7 +7,10 @@ export interface FileVariant {
   width: number;
   height: number;
   format: 'webp' | 'jpeg';
-  /** The storage key: content-hashed, so a served URL never changes meaning and may be cached for a year. */
+  /**
+   * The storage key: a random name of this upload's own, so a served URL never changes meaning and
+   * may be cached for a year, and no other file row names the same object.
+   */
   key: string;
   bytes: number;
 }
@@ -27,7 +30,7 @@ export const file = pgTable(
     /** What it is for: `event-cover`, `org-logo`. */
     purpose: text('purpose').notNull(),
     public: boolean('public').notNull().default(true),
-    /** SHA-256 of the upload as received (hex), the base of its variants' names. */
+    /** SHA-256 of the upload as received (hex); the base of its variants' names in rows stored before they had names of their own. */
     contentHash: text('content_hash').notNull(),
     width: integer('width').notNull(),
     height: integer('height').notNull(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, ne } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
@@ -53,7 +53,12 @@ const refusalMessages: Record<ImageRefused['reason'], string> = {
   damaged: 'The image is damaged or incomplete',
 };
 
-/** Deletes a replaced or removed picture's variants, then its row. Enqueued in the change's transaction. */
+/**
+ * Deletes a replaced or removed picture's variants, then its row. Enqueued in the change's
+ * transaction. Variants are named for their upload alone, but rows stored before that were named by
+ * their content's hash and may share objects with rows of the same bytes: those objects are kept
+ * while another row names them. No new row can come to name them, so the check cannot race.
+ */
 export const deleteFileJob = defineJob({
   name: 'files.delete',
   data: z.object({ fileId: z.string() }),
@@ -62,7 +67,12 @@ export const deleteFileJob = defineJob({
   async handler({ fileId }, { services }) {
     const [found] = await services.db.select().from(file).where(eq(file.id, fileId));
     if (!found) return;
-    await services.storage.delete(found.variants.map((variant) => variant.key));
+    const twins = await services.db
+      .select({ variants: file.variants })
+      .from(file)
+      .where(and(eq(file.contentHash, found.contentHash), ne(file.id, fileId)));
+    const stillNamed = new Set(twins.flatMap((twin) => twin.variants.map((variant) => variant.key)));
+    await services.storage.delete(found.variants.map((variant) => variant.key).filter((key) => !stillNamed.has(key)));
     await services.db.delete(file).where(eq(file.id, fileId));
   },
 });
@@ -102,6 +112,12 @@ export function registerPictureRoutes(app: FastifyInstance, deps: FileRouteDeps,
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: deps.config.FILE_MAX_BYTES }, (_request, body, done) =>
       done(null, body),
     );
+    // The body limit answers before the handler runs: with the same reason as every other refusal,
+    // so that the page can say why. Anything else goes on to the app's error handler.
+    scope.setErrorHandler((error: Error & { code?: string }, _request, reply) => {
+      if (error.code !== 'FST_ERR_CTP_BODY_TOO_LARGE') throw error;
+      return sendError(reply, 'invalid-argument', refusalMessages['too-large'], { reason: 'too-large' });
+    });
     scope.put<{ Params: { id: string }; Querystring: Record<string, string> }>(slot.path, async (request, reply) => {
       const allowed = await authorized(deps, slot, request, reply);
       if (!allowed) return reply;
@@ -154,8 +170,8 @@ export function registerPictureRoutes(app: FastifyInstance, deps: FileRouteDeps,
 const contentTypes: Record<string, string> = { webp: 'image/webp', jpg: 'image/jpeg' };
 
 /**
- * `GET /files/i/<key>`: a public image variant. Its name is its content's hash, so it never changes
- * and is cached for a year. Only `images/` keys are served; nothing else in storage is reachable.
+ * `GET /files/i/<key>`: a public image variant. Its name is its upload's own, so what it names never
+ * changes and is cached for a year. Only `images/` keys are served; nothing else in storage is reachable.
  */
 export function registerImageRoute(app: FastifyInstance, deps: Pick<FileRouteDeps, 'storage'>) {
   app.get<{ Params: { name: string } }>('/files/i/:name', async (request, reply) => {

@@ -2,6 +2,8 @@ import { desc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../db/database';
 import { contentDisposition } from '../http/content-disposition';
+import { sendError } from '../http/send-error';
+import { fromThisMachine } from '../http/this-machine';
 import { outboxMessage, type StoredAttachment } from './schema';
 
 const escapeHtml = (value: string) =>
@@ -39,8 +41,22 @@ const attachmentList = (messageId: string, attachments: StoredAttachment[]) =>
         )
         .join('')}</ul>`;
 
-/** `/dev/outbox` (a page) and `/dev/outbox.json`: what the embedded default "sent". Never registered in production. */
+/**
+ * `/dev/outbox` (a page) and `/dev/outbox.json`: what the embedded default "sent". Never registered
+ * in production, and answered only to this machine: every sign-in link is in it, so anyone else who
+ * could read it (on the same café network, say) could sign in as anyone. Others get `not-found`,
+ * as if it did not exist.
+ */
 export async function registerDevOutbox(app: FastifyInstance, db: Db) {
+  await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request, reply) => {
+      if (!fromThisMachine(request)) return sendError(reply, 'not-found', 'Not found');
+    });
+    devOutboxRoutes(scope, db);
+  });
+}
+
+function devOutboxRoutes(app: FastifyInstance, db: Db) {
   const latest = () => db.select().from(outboxMessage).orderBy(desc(outboxMessage.createdAt)).limit(200);
 
   app.get('/dev/outbox.json', async () => ({

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
+import { fromThisMachine } from '../http/this-machine';
 
 /**
  * Who may read GET /metrics (decision 0033). The figures name every callable and queue and show
@@ -27,9 +28,7 @@ export function metricsRefusalOf(config: Config, request: FastifyRequest): Metri
     if (given !== undefined && sameSecret(given, config.METRICS_TOKEN)) return null;
     return { code: 'unauthenticated', message: 'Reading /metrics needs Authorization: Bearer <METRICS_TOKEN>' };
   }
-  // The TCP peer, not request.ip: X-Forwarded-For is the client's to write unless a proxy rewrites it.
-  const forwarded = request.headers['x-forwarded-for'] !== undefined || request.headers.forwarded !== undefined;
-  if (!forwarded && isLoopback(request.raw.socket.remoteAddress)) return null;
+  if (fromThisMachine(request)) return null;
   return { code: 'permission-denied', message: 'Without METRICS_TOKEN, /metrics is served only to this machine' };
 }
 
@@ -37,8 +36,4 @@ export function metricsRefusalOf(config: Config, request: FastifyRequest): Metri
 function sameSecret(given: string, secret: string) {
   const digest = (text: string) => createHash('sha256').update(text).digest();
   return timingSafeEqual(digest(given), digest(secret));
-}
-
-function isLoopback(address: string | undefined) {
-  return address !== undefined && (/^(::ffff:)?127\./.test(address) || address === '::1');
 }

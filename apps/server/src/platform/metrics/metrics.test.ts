@@ -351,7 +351,7 @@ describe('who may read GET /metrics when METRICS_TOKEN is set, or in production'
       jobs: t.jobs,
       queues: [],
       requestsUnderWay: () => 0,
-      beacons: { stats: () => ({ queued: 0, written: 0, dropped: 0 }) },
+      beacons: { stats: () => ({ queued: 0, written: 0, dropped: 0, limited: 0 }) },
     });
 
     expect(metrics.measureCallables).toBeUndefined();

@@ -23,7 +23,7 @@ export interface MetricsSources {
   /** HTTP requests this process is answering now (not /live sockets). */
   requestsUnderWay: () => number;
   /** The analytics beacons this process has queued, written and dropped (modules/analytics/beacons.ts). */
-  beacons: { stats(): { queued: number; written: number; dropped: number } };
+  beacons: { stats(): { queued: number; written: number; dropped: number; limited: number } };
 }
 
 /** Measures the calls of `registerCallables` (see CallableDeps.measure). */
@@ -64,7 +64,16 @@ export function registerMetrics(app: FastifyInstance, sources: MetricsSources): 
   });
   for (const [name, help, pick] of [
     ['admit_analytics_beacons_written_total', 'Analytics beacons written to the database', 'written'],
-    ['admit_analytics_beacons_dropped_total', 'Analytics beacons lost: the queue was full, or a batch write failed', 'dropped'],
+    [
+      'admit_analytics_beacons_dropped_total',
+      'Analytics beacons lost: the queue was full, a row could not be written, or its address brought too many visitors this minute',
+      'dropped',
+    ],
+    [
+      'admit_analytics_beacons_limited_total',
+      'Analytics beacons dropped (and counted in dropped) because their address brought more new visitors in a minute than allowed',
+      'limited',
+    ],
   ] as const)
     new Counter({
       name,

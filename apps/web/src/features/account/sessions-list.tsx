@@ -11,14 +11,17 @@ import { deviceOf } from './device-name';
 
 const sessionsKey = ['account', 'sessions'];
 
+/** A session as list-sessions gives it: without its token, which page scripts never see. */
 interface SessionRow {
   id: string;
-  token: string;
   userAgent?: string | null;
   ipAddress?: string | null;
   createdAt: Date | string;
   updatedAt: Date | string;
 }
+
+/** Signs another device out by its session's id (the server's revoke-session-by-id). */
+const revokeSession = (sessionId: string) => authClient.$fetch('/revoke-session-by-id', { method: 'POST', body: { sessionId } });
 
 function useSessions() {
   return useQuery({
@@ -162,7 +165,7 @@ export function SessionsList({ currentSessionId }: { currentSessionId: string | 
                         variant="default"
                         color="red"
                         loading={busy === session.id}
-                        onClick={() => void run(session.id, () => authClient.revokeSession({ token: session.token }))}
+                        onClick={() => void run(session.id, () => revokeSession(session.id))}
                         aria-label={intl.formatMessage(
                           { id: 'account.sessions.revokeLabel', defaultMessage: 'Revoke the session on {device}' },
                           { device: deviceName(intl, session.userAgent) },

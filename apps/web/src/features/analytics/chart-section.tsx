@@ -89,7 +89,7 @@ export function AnalyticsNote() {
     <Text size="sm" c="dimmed">
       <FormattedMessage
         id="analytics.note"
-        defaultMessage="Views and visitors are counted about once a minute; sales and check-ins at once. Admit sets no cookie and keeps no address: a visitor is recognised for one day only, and browsers that ask not to be tracked are not counted."
+        defaultMessage="Views and visitors are counted about once a minute, each visitor at most once a minute; orders, sales and check-ins at once, so the steps from checkout on count real orders. Admit sets no cookie and keeps no address: a visitor is recognised for one day only, and browsers that ask not to be tracked are not counted."
       />
     </Text>
   );

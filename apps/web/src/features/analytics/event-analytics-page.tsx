@@ -1,5 +1,5 @@
 import { eventAnalytics, type EventAnalyticsRow } from '@admit/shared/analytics';
-import { BarChart, BarsList } from '@mantine/charts';
+import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Stack, Table, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -12,6 +12,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { ScrollTable } from '../../lib/scroll-table';
 import { share, stepNames } from './analytics-format';
 import { AnalyticsNote, ChartSection, drawingOnly, Figures } from './chart-section';
+import { LabelledBars } from './labelled-bars';
 
 const messages = defineMessages({
   views: { id: 'analytics.views', defaultMessage: 'Views' },
@@ -119,11 +120,10 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
         title={<FormattedMessage id="analytics.funnel" defaultMessage="From view to ticket" />}
         empty={viewed === 0 ? nothingYet : undefined}
         chart={
-          <BarsList
+          <LabelledBars
             data={report.funnel.map((row) => ({ name: intl.formatMessage(stepNames[row.step]), value: row.visitors }))}
             valueFormatter={(value) => `${number(value)} · ${share(intl, value, viewed)}`}
-            barColor="blue.3"
-            barTextColor="black"
+            color="blue.3"
           />
         }
         table={
@@ -193,11 +193,10 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
         title={<FormattedMessage id="analytics.byType" defaultMessage="By ticket type" />}
         empty={report.ticketTypes.length === 0 ? nothingYet : undefined}
         chart={
-          <BarsList
+          <LabelledBars
             data={report.ticketTypes.map((row) => ({ name: row.name, value: row.tickets }))}
             valueFormatter={(value) => number(value)}
-            barColor="teal.3"
-            barTextColor="black"
+            color="teal.3"
           />
         }
         table={
@@ -213,14 +212,13 @@ function Dashboard({ report }: { report: EventAnalyticsRow }) {
         title={<FormattedMessage id="analytics.sources" defaultMessage="Where buyers came from" />}
         empty={report.sources.length === 0 ? nothingYet : undefined}
         chart={
-          <BarsList
+          <LabelledBars
             data={report.sources.map((row) => ({
               name: row.campaign ? `${sourceName(row.source)} · ${row.campaign}` : sourceName(row.source),
               value: row.visitors,
             }))}
             valueFormatter={(value) => number(value)}
-            barColor="indigo.3"
-            barTextColor="black"
+            color="indigo.3"
           />
         }
         table={

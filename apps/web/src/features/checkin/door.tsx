@@ -53,16 +53,27 @@ export function Door({
   // by Enter within milliseconds: the people found for it are only shown if no Enter came (someone
   // typing a code by hand, then pausing).
   const [query, setQuery] = useState('');
+  // Whether Enter was pressed on the name searched for: the people found then say how many to pick from.
+  const [asked, setAsked] = useState(false);
   const searchLater = useRef<ReturnType<typeof setTimeout>>(undefined);
   const search = useCallback((value: string) => {
     clearTimeout(searchLater.current);
-    const show = (text: string) => startTransition(() => setQuery(text.trim()));
+    const show = (text: string) =>
+      startTransition(() => {
+        setQuery(text.trim());
+        setAsked(false);
+      });
     if (hasTicketCodeShape(value.trim())) {
       show('');
       searchLater.current = setTimeout(() => show(value), codePauseMs);
     } else {
       show(value);
     }
+  }, []);
+  const findPeople = useCallback((name: string) => {
+    clearTimeout(searchLater.current);
+    setQuery(name);
+    setAsked(true);
   }, []);
   useEffect(() => () => clearTimeout(searchLater.current), []);
 
@@ -132,9 +143,11 @@ export function Door({
         takeField={takeField}
         index={index}
         search={search}
+        findPeople={findPeople}
+        searching={query !== ''}
         checkIn={checkIn}
       />
-      <PeopleFound index={index} attendees={attendees} query={query} onCheckIn={checkInFound} />
+      <PeopleFound index={index} attendees={attendees} query={query} asked={asked} onCheckIn={checkInFound} />
     </>
   );
 }

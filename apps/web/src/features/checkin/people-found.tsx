@@ -8,32 +8,57 @@ import { ResultCell } from './result-cell';
 /** How many people a search shows at once (the list may hold 10,000). */
 const searchLimit = 20;
 
-/** The people a search found, live (a ticket checked in elsewhere shows it). */
+/**
+ * The people a search found, live (a ticket checked in elsewhere shows it). Once Enter was pressed
+ * on the name (`asked`), it says how many there are to pick from, or that there is no one, even for
+ * one letter.
+ */
 export const PeopleFound = memo(function PeopleFound({
   index,
   attendees,
   query,
+  asked,
   onCheckIn,
 }: {
   index: AttendeeIndex;
   attendees: AttendeeRow[];
   query: string;
+  asked: boolean;
   onCheckIn: (row: AttendeeRow) => void;
 }) {
-  const matches = useMemo(
-    () => (query.length < 2 ? [] : index.search(query, searchLimit)),
+  const searched = query.length >= 2 || (asked && query !== '');
+  // One more than are shown: whether there are more than that.
+  const found = useMemo(
+    () => (searched ? index.search(query, searchLimit + 1) : []),
     // attendees: the index has changed with them
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [index, attendees, query],
+    [index, attendees, query, searched],
   );
-  const nobody = query.length >= 2 && matches.length === 0;
+  const matches = found.length > searchLimit ? found.slice(0, searchLimit) : found;
   return (
     <>
-      {/* Always there, so that a screen reader hears it when the search finds no one. */}
+      {/* Always there, so that a screen reader hears it when the search finds no one, or after Enter. */}
       <div role="status">
-        {nobody && (
+        {searched && matches.length === 0 && (
           <Text size="sm" c="dimmed">
             <FormattedMessage id="scanner.search.none" defaultMessage="No one found for “{query}”." values={{ query }} />
+          </Text>
+        )}
+        {asked && matches.length > 0 && (
+          <Text size="sm" fw={600}>
+            {found.length > searchLimit ? (
+              <FormattedMessage
+                id="scanner.search.pickMore"
+                defaultMessage="More than {count, number} people found for “{query}”: type more of the name, or choose whom to check in."
+                values={{ count: searchLimit, query }}
+              />
+            ) : (
+              <FormattedMessage
+                id="scanner.search.pick"
+                defaultMessage="{count, plural, one {# person found for “{query}”: choose whom to check in.} other {# people found for “{query}”: choose whom to check in.}}"
+                values={{ count: matches.length, query }}
+              />
+            )}
           </Text>
         )}
       </div>

@@ -3,18 +3,31 @@ import { IconCamera } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, memo, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { hasTicketCodeShape } from '@admit/shared/ticket-code';
+import { hasTicketCodeShape, ticketCodeRandomLength } from '@admit/shared/ticket-code';
 import type { AttendeeIndex } from './attendee-index';
 import { sendUndo } from './offline-scans';
 import { updateScan, useScanLog, verdictOf, type ScanEntry } from './scan-log';
 import { ScanVerdict, verdictSentence } from './scan-verdict';
 import classes from './scan-verdict.module.css';
 
+/**
+ * The code that a text sent with Enter is, or undefined for a name or an email to search for: a
+ * ticket's code, in the ticket's own case if only the case differs (Caps Lock), or a word with no
+ * space or @ at least as long as a code's random part (a scanner that read some other QR code), which
+ * is scanned and shown as an unknown ticket (decision 0056).
+ */
+function codeOf(index: AttendeeIndex, text: string): string | undefined {
+  if (index.get(text)) return text;
+  if (hasTicketCodeShape(text)) return index.getIgnoringCase(text)?.code ?? text;
+  return text.length >= ticketCodeRandomLength && !/[\s@]/.test(text) ? text : undefined;
+}
+
 const CameraScanner = lazy(() => import('./camera-scanner').then((module) => ({ default: module.CameraScanner })));
 
 /**
  * The field, the camera and the verdict of the latest scan. The field is the browser's own
- * (uncontrolled): neither a scanner's keys nor the Enter re-render it.
+ * (uncontrolled): neither a scanner's keys nor the Enter re-render it. Enter scans a code; on a
+ * name it shows the people found, to pick from: it never lets in someone the door has not seen.
  */
 export const ScanDesk = memo(function ScanDesk({
   eventId,
@@ -23,6 +36,8 @@ export const ScanDesk = memo(function ScanDesk({
   takeField,
   index,
   search,
+  findPeople,
+  searching,
   checkIn,
 }: {
   eventId: string;
@@ -31,6 +46,10 @@ export const ScanDesk = memo(function ScanDesk({
   takeField: () => string;
   index: AttendeeIndex;
   search: (text: string) => void;
+  /** Shows the people found for a name at once, saying how many there are. */
+  findPeople: (name: string) => void;
+  /** Whether the people found for what is typed are shown. */
+  searching: boolean;
   checkIn: (code: string) => Promise<void>;
 }) {
   const intl = useIntl();
@@ -41,18 +60,14 @@ export const ScanDesk = memo(function ScanDesk({
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const value = takeField();
+    const value = field.current?.value.trim() ?? '';
     if (!value) return;
-    // A code (typed, or from a scanner that types): scan it, in the case of the ticket's code if
-    // only the case differs (Caps Lock). A name with one match: that person.
-    const found = index.get(value)
-      ? []
-      : hasTicketCodeShape(value)
-        ? [index.getIgnoringCase(value)].filter((row) => row !== undefined)
-        : value.length < 2
-          ? []
-          : index.search(value, 2);
-    const code = found.length === 1 ? found[0]!.code : value;
+    const code = codeOf(index, value);
+    if (code === undefined) {
+      findPeople(value);
+      return;
+    }
+    takeField();
     search('');
     void checkIn(code);
   };
@@ -99,36 +114,47 @@ export const ScanDesk = memo(function ScanDesk({
         </Suspense>
       )}
 
-      <LatestVerdict eventId={eventId} device={device} onUndone={focusField} />
+      <LatestVerdict eventId={eventId} device={device} searching={searching} onUndone={focusField} />
     </>
   );
 });
 
-/** The verdict of this device's latest scan, with Undo while it may be taken back. */
+/**
+ * The verdict of this device's latest scan, with Undo while it may be taken back. A new search takes
+ * it away: it is about someone other than the person being looked for.
+ */
 const LatestVerdict = memo(function LatestVerdict({
   eventId,
   device,
+  searching,
   onUndone,
 }: {
   eventId: string;
   device: string;
+  searching: boolean;
   onUndone: () => void;
 }) {
   const queryClient = useQueryClient();
   const latest = useScanLog(eventId)[0];
-  const canUndo = latest && !latest.undone && ['accepted', 'provisional'].includes(verdictOf(latest).result);
+  // The scan that was latest when the search began, hidden while the search lasts: a scan after it
+  // (a person picked from those found, the camera) shows at once, and it shows again, with its Undo,
+  // if the search is given up (the field emptied), as after a reload.
+  const [cleared, setCleared] = useState<{ searching: boolean; key?: string }>({ searching });
+  if (cleared.searching !== searching) setCleared({ searching, key: searching ? latest?.key : undefined });
+  const shown = latest && latest.key !== cleared.key ? latest : undefined;
+  const canUndo = shown && !shown.undone && ['accepted', 'provisional'].includes(verdictOf(shown).result);
   return (
     <>
       <VerdictAnnouncer latest={latest} />
-      {latest && (
+      {shown && (
         <ScanVerdict
-          key={latest.key}
-          entry={latest}
+          key={shown.key}
+          entry={shown}
           onUndo={
             canUndo
               ? () => {
-                  updateScan(eventId, latest.key, { undone: true });
-                  sendUndo(queryClient, { eventId, scanKey: latest.key, device });
+                  updateScan(eventId, shown.key, { undone: true });
+                  sendUndo(queryClient, { eventId, scanKey: shown.key, device });
                   onUndone();
                 }
               : undefined

@@ -59,7 +59,7 @@ export function verdictSentence(intl: IntlShape, entry: ScanEntry): string {
 
 /** Mantine's shades of a colour, as the variables the verdict's CSS reads. */
 const shades = (color: string) =>
-  Object.fromEntries([1, 6, 7, 9].map((shade) => [`--verdict-${shade}`, `var(--mantine-color-${color}-${shade})`]));
+  Object.fromEntries([1, 3, 4, 6, 7, 9].map((shade) => [`--verdict-${shade}`, `var(--mantine-color-${color}-${shade})`]));
 
 /**
  * The verdict of the latest scan, big enough to read at arm's length, in colour and in words. Plain

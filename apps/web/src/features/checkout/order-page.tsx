@@ -1,4 +1,12 @@
-import { cancelOrder, confirmPayment, formatOrderReference, myOrder, startPayment, type MyOrderRow } from '@admit/shared/orders';
+import {
+  cancelOrder,
+  confirmPayment,
+  formatOrderReference,
+  myOrder,
+  shownOrderStatus,
+  startPayment,
+  type MyOrderRow,
+} from '@admit/shared/orders';
 import { Alert, Badge, Button, Card, Divider, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconClock } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
@@ -13,6 +21,7 @@ import { AnchorLink, ButtonLink } from '../../lib/links';
 import { sendStep } from '../../lib/beacon';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -60,7 +69,7 @@ export function OrderPage({
   useEffect(() => {
     const seen = rows?.[0];
     if (seen?.status === 'pending') sawPending.current = true;
-    else if (seen?.status === 'paid' && (sawPending.current || returnedFromPayment)) sendStep(seen.eventId, 'paid');
+    else if (seen?.status === 'paid' && (sawPending.current || returnedFromPayment)) sendStep(seen.eventId, 'paid', seen.id);
   }, [rows, returnedFromPayment]);
 
   if (error) return <ErrorState error={error} />;
@@ -88,7 +97,7 @@ export function OrderPage({
           <Title order={1}>
             <FormattedMessage id="order.title" defaultMessage="Your order" />
           </Title>
-          <OrderStatusBadge status={order.status} />
+          <OrderStatusBadge status={shownOrderStatus(order)} />
         </Group>
         <Text size="sm" c="dimmed">
           <FormattedMessage
@@ -296,7 +305,7 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
 function Outcome({ order }: { order: MyOrderRow }) {
   const intl = useIntl();
   const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
-  switch (order.status) {
+  switch (shownOrderStatus(order)) {
     case 'paid':
     case 'partially_refunded':
       return (
@@ -310,9 +319,12 @@ function Outcome({ order }: { order: MyOrderRow }) {
               id="order.paid.body"
               defaultMessage="We sent a confirmation with your tickets to your email address."
             />
-            <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
-              <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
-            </ButtonLink>
+            <Group gap="xs">
+              <ButtonLink to="/tickets" size="xs" variant="white">
+                <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+              </ButtonLink>
+              <TicketsPdfLink orderId={order.id} size="xs" variant="white" />
+            </Group>
           </Stack>
         </Alert>
       );
@@ -330,6 +342,19 @@ function Outcome({ order }: { order: MyOrderRow }) {
         </Alert>
       );
     case 'cancelled':
+      if (order.status === 'refunded')
+        return (
+          <Alert
+            color="gray"
+            role="status"
+            title={intl.formatMessage({ id: 'order.cancelled.title', defaultMessage: 'This order was cancelled' })}
+          >
+            <FormattedMessage
+              id="order.cancelledFree.body"
+              defaultMessage="Its tickets are no longer valid. They were free, so there is nothing to refund."
+            />
+          </Alert>
+        );
       return order.refundedAmount > 0 ? (
         <Alert
           color="orange"

@@ -129,9 +129,9 @@ export function TicketPicker({
         ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
       }),
     onSuccess: (placed) => {
-      sendStep(event.id, 'checkout');
+      sendStep(event.id, 'checkout', placed.orderId);
       // Free: taken at once, nothing left to pay.
-      if (placed.status === 'paid') sendStep(event.id, 'paid');
+      if (placed.status === 'paid') sendStep(event.id, 'paid', placed.orderId);
       setQuantities({});
       setAnswering(false);
       setDrafts({});

@@ -94,6 +94,12 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
   const removal = useMutation({ mutationFn: (codeId: string) => callFunction(deleteCode, { eventId: event.id, codeId }) });
   const nameOf = (id: string) => types.find((type) => type.id === id)?.name ?? '—';
   const when = (local: string | null) => (local ? intl.formatDate(local, { dateStyle: 'medium', timeStyle: 'short' }) : null);
+  const columns = {
+    types: intl.formatMessage({ id: 'codes.col.types', defaultMessage: 'Ticket types' }),
+    discount: intl.formatMessage({ id: 'codes.col.discount', defaultMessage: 'Discount' }),
+    used: intl.formatMessage({ id: 'codes.col.used', defaultMessage: 'Tickets bought' }),
+    window: intl.formatMessage({ id: 'codes.col.window', defaultMessage: 'Works' }),
+  };
 
   if (codes.error) return <ErrorState error={codes.error} />;
   if (!codes.rows) return <PageLoader />;
@@ -129,25 +135,17 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
         </Alert>
       )}
       {codes.rows.length > 0 && (
-        <ScrollTable label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })} minWidth={860}>
+        <ScrollTable label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })} minWidth={860} stacked>
           <Table verticalSpacing="sm" aria-label={intl.formatMessage({ id: 'codes.list', defaultMessage: 'Codes' })}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>
                   <FormattedMessage id="codes.col.code" defaultMessage="Code" />
                 </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="codes.col.types" defaultMessage="Ticket types" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="codes.col.discount" defaultMessage="Discount" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="codes.col.used" defaultMessage="Tickets bought" />
-                </Table.Th>
-                <Table.Th>
-                  <FormattedMessage id="codes.col.window" defaultMessage="Works" />
-                </Table.Th>
+                <Table.Th>{columns.types}</Table.Th>
+                <Table.Th>{columns.discount}</Table.Th>
+                <Table.Th>{columns.used}</Table.Th>
+                <Table.Th>{columns.window}</Table.Th>
                 <Table.Th>
                   <FormattedMessage id="codes.col.actions" defaultMessage="Actions" />
                 </Table.Th>
@@ -161,14 +159,14 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                       {code.code}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={columns.types}>
                     {code.ticketTypeIds.length === 0 ? (
                       <FormattedMessage id="codes.allTypes" defaultMessage="Every visible type" />
                     ) : (
                       code.ticketTypeIds.map(nameOf).join(', ')
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={columns.discount}>
                     <DiscountText discount={code.discount} currency={event.currency} />
                     {code.minQuantity > 1 && (
                       <Text size="xs" c="dimmed">
@@ -180,7 +178,7 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={columns.used}>
                     <FormattedMessage
                       id="codes.used"
                       defaultMessage="{used, number}{limit, select, none {} other { of {limit}}}"
@@ -196,7 +194,7 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={columns.window}>
                     <FormattedMessage
                       id="codes.window"
                       defaultMessage="{from, select, none {} other {From {from}}}{both, select, yes {, } other {}}{until, select, none {} other {until {until}}}{always, select, yes {Always} other {}}"
@@ -208,7 +206,7 @@ function CodeList({ event, types }: { event: ManagedEventRow; types: readonly Ma
                       }}
                     />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-action>
                     <Group gap={4} wrap="nowrap">
                       <CopyButton value={`${location.origin}/e/${event.slug}?code=${encodeURIComponent(code.code)}`}>
                         {({ copied, copy }) => (

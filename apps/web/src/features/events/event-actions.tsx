@@ -1,7 +1,17 @@
 import { cancelEvent, cancellable, deleteEvent, moveEvent, movesFrom, type EventMove } from '@admit/shared/event-changes';
 import type { ManagedEventRow } from '@admit/shared/events';
-import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
+import {
+  IconBan,
+  IconChartBar,
+  IconChevronDown,
+  IconListCheck,
+  IconMail,
+  IconPencil,
+  IconTicket,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -9,6 +19,7 @@ import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
+import { MenuItemLink } from '../../lib/links';
 import { EditEventDialog } from './edit-event-dialog';
 
 const moveLabels = defineMessages({
@@ -26,7 +37,12 @@ const moveDone = defineMessages({
   end: { id: 'editor.move.ended', defaultMessage: 'The event is marked as ended.' },
 });
 
-/** What an admin can do to the event as a whole now: edit it, move its status, cancel or delete it. */
+/**
+ * What an admin can do to the event now, in one menu so the page opens on what the event needs
+ * rather than on a row of buttons (ten of them wrapped over three lines on a phone): going on sale
+ * or back on sale stays a button of its own, the rest are items, and cancelling or deleting sit
+ * apart at the end, under a label that says they cannot be undone (decision 0057).
+ */
 export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow; hasTicketTypes: boolean }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
@@ -39,36 +55,98 @@ export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow
   const moves = movesFrom(event.status).filter(
     (one) => (one !== 'unpublish' || event.sold + event.held === 0) && (one !== 'publish' || hasTicketTypes),
   );
+  const forward: EventMove[] = moves.filter((one) => one === 'publish' || one === 'reopenSales');
+  const others = moves.filter((one) => !forward.includes(one));
+  const live = event.status !== 'cancelled';
+  const editable = live && event.status !== 'ended';
+  const canCancel = event.status !== 'draft' && cancellable(event.status);
+  const canDelete = event.status === 'draft';
   const close = () => setDialog(null);
+  const eventId = event.id;
   return (
     <>
-      <Group gap="xs" role="group" aria-label={intl.formatMessage({ id: 'editor.actions', defaultMessage: 'Event actions' })}>
-        {event.status !== 'cancelled' && (
-          <Button variant="default" onClick={() => setDialog('edit')}>
-            <FormattedMessage id="editor.edit" defaultMessage="Edit details" />
-          </Button>
-        )}
-        {moves.map((one) => (
-          <Button
-            key={one}
-            variant={one === 'publish' || one === 'reopenSales' ? 'filled' : 'default'}
-            color={one === 'publish' || one === 'reopenSales' ? 'green' : undefined}
-            loading={move.isPending && move.variables === one}
-            onClick={() => move.mutate(one)}
-          >
+      <Group gap="xs">
+        {forward.map((one) => (
+          <Button key={one} color="green" loading={move.isPending && move.variables === one} onClick={() => move.mutate(one)}>
             {intl.formatMessage(moveLabels[one])}
           </Button>
         ))}
-        {event.status !== 'draft' && cancellable(event.status) && (
-          <Button variant="outline" color="red" onClick={() => setDialog('cancel')}>
-            <FormattedMessage id="editor.cancelEvent" defaultMessage="Cancel event" />
-          </Button>
-        )}
-        {event.status === 'draft' && (
-          <Button variant="subtle" color="red" onClick={() => setDialog('delete')}>
-            <FormattedMessage id="editor.delete" defaultMessage="Delete draft" />
-          </Button>
-        )}
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <Button
+              variant="default"
+              rightSection={<IconChevronDown size={16} aria-hidden />}
+              loading={move.isPending && move.variables !== undefined && others.includes(move.variables)}
+            >
+              <FormattedMessage id="editor.actions" defaultMessage="Event actions" />
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            {live && (
+              <Menu.Item leftSection={<IconPencil size={16} aria-hidden />} onClick={() => setDialog('edit')}>
+                <FormattedMessage id="editor.edit" defaultMessage="Edit details" />
+              </Menu.Item>
+            )}
+            <MenuItemLink
+              to="/manage/events/$eventId/analytics"
+              params={{ eventId }}
+              leftSection={<IconChartBar size={16} aria-hidden />}
+            >
+              <FormattedMessage id="editor.analytics" defaultMessage="Sales and visitors" />
+            </MenuItemLink>
+            {editable && (
+              <MenuItemLink
+                to="/manage/events/$eventId/codes"
+                params={{ eventId }}
+                leftSection={<IconTicket size={16} aria-hidden />}
+              >
+                <FormattedMessage id="editor.codes" defaultMessage="Codes" />
+              </MenuItemLink>
+            )}
+            {editable && (
+              <MenuItemLink
+                to="/manage/events/$eventId/questions"
+                params={{ eventId }}
+                leftSection={<IconListCheck size={16} aria-hidden />}
+              >
+                <FormattedMessage id="editor.questions" defaultMessage="Questions" />
+              </MenuItemLink>
+            )}
+            {live && (
+              <MenuItemLink
+                to="/manage/events/$eventId/messages"
+                params={{ eventId }}
+                leftSection={<IconMail size={16} aria-hidden />}
+              >
+                <FormattedMessage id="editor.messages" defaultMessage="Message attendees" />
+              </MenuItemLink>
+            )}
+            {others.length > 0 && <Menu.Divider />}
+            {others.map((one) => (
+              <Menu.Item key={one} onClick={() => move.mutate(one)}>
+                {intl.formatMessage(moveLabels[one])}
+              </Menu.Item>
+            ))}
+            {(canCancel || canDelete) && (
+              <>
+                <Menu.Divider />
+                <Menu.Label>
+                  <FormattedMessage id="editor.actions.final" defaultMessage="Cannot be undone" />
+                </Menu.Label>
+              </>
+            )}
+            {canCancel && (
+              <Menu.Item color="red" leftSection={<IconBan size={16} aria-hidden />} onClick={() => setDialog('cancel')}>
+                <FormattedMessage id="editor.cancelEvent" defaultMessage="Cancel event" />
+              </Menu.Item>
+            )}
+            {canDelete && (
+              <Menu.Item color="red" leftSection={<IconTrash size={16} aria-hidden />} onClick={() => setDialog('delete')}>
+                <FormattedMessage id="editor.delete" defaultMessage="Delete draft" />
+              </Menu.Item>
+            )}
+          </Menu.Dropdown>
+        </Menu>
       </Group>
       <EditEventDialog event={event} opened={dialog === 'edit'} onClose={close} />
       {dialog === 'cancel' && <CancelEventDialog event={event} onClose={close} />}

@@ -3,7 +3,7 @@ import { managedEvent } from '@admit/shared/events';
 import { Alert, Group, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { BackLink, ButtonLink } from '../../lib/links';
+import { AnchorLink, BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { managesEvents, useOrgRole } from '../../lib/org-role';
@@ -45,7 +45,7 @@ export function EventEditorPage({
       <BackLink to="/manage/orgs/$organizationId" params={{ organizationId: event.organizationId }}>
         <FormattedMessage id="editor.back" defaultMessage="All events" />
       </BackLink>
-      <Group justify="space-between" align="flex-start">
+      <Group justify="space-between" align="flex-start" gap="sm">
         <Stack gap={4}>
           <Group gap="sm">
             <Title order={1}>{event.title}</Title>
@@ -53,36 +53,15 @@ export function EventEditorPage({
           </Group>
           <EventTime startsAt={event.startsAt} endsAt={event.endsAt} timeZone={event.timeZone} />
           <Text c="dimmed">{event.venue}</Text>
-        </Stack>
-        <Group gap="xs">
-          {isAdmin && (
-            <ButtonLink to="/manage/events/$eventId/analytics" params={{ eventId }} variant="default">
-              <FormattedMessage id="editor.analytics" defaultMessage="Sales and visitors" />
-            </ButtonLink>
-          )}
-          {isAdmin && editable && (
-            <ButtonLink to="/manage/events/$eventId/codes" params={{ eventId }} variant="default">
-              <FormattedMessage id="editor.codes" defaultMessage="Codes" />
-            </ButtonLink>
-          )}
-          {isAdmin && editable && (
-            <ButtonLink to="/manage/events/$eventId/questions" params={{ eventId }} variant="default">
-              <FormattedMessage id="editor.questions" defaultMessage="Questions" />
-            </ButtonLink>
-          )}
-          {isAdmin && event.status !== 'cancelled' && (
-            <ButtonLink to="/manage/events/$eventId/messages" params={{ eventId }} variant="default">
-              <FormattedMessage id="editor.messages" defaultMessage="Message attendees" />
-            </ButtonLink>
-          )}
-          <ButtonLink to="/e/$slug" params={{ slug: event.slug }} variant="default">
+          <AnchorLink to="/e/$slug" params={{ slug: event.slug }} size="sm">
             {event.status === 'draft' ? (
               <FormattedMessage id="editor.preview" defaultMessage="Preview page" />
             ) : (
               <FormattedMessage id="editor.viewPublic" defaultMessage="View public page" />
             )}
-          </ButtonLink>
-        </Group>
+          </AnchorLink>
+        </Stack>
+        {isAdmin && <EventActions event={event} hasTicketTypes={(types.rows?.length ?? 0) > 0} />}
       </Group>
       {event.status === 'cancelled' && (
         <Alert color="red" title={<FormattedMessage id="editor.cancelled.title" defaultMessage="This event is cancelled" />}>
@@ -92,7 +71,6 @@ export function EventEditorPage({
           />
         </Alert>
       )}
-      {isAdmin && <EventActions event={event} hasTicketTypes={(types.rows?.length ?? 0) > 0} />}
       <Text>
         <FormattedMessage
           id="editor.capacity"

@@ -126,7 +126,8 @@ function TicketTypeFields({
               label={intl.formatMessage({ id: 'editor.type.hidden', defaultMessage: 'Hidden from buyers' })}
               description={intl.formatMessage({
                 id: 'editor.type.hiddenHint',
-                defaultMessage: 'Tickets already sold stay valid; nobody can buy more.',
+                defaultMessage:
+                  'Buyers no longer see it; tickets already sold stay valid, and an access code can still show it and sell it.',
               })}
               {...form.getInputProps('hidden', { type: 'checkbox' })}
             />

@@ -30,6 +30,11 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
   const errorMessage = useErrorMessage();
   const types = useLiveQuery(managedTicketTypes, { eventId });
   const [editing, setEditing] = useState<ManagedTicketTypeRow | null>(null);
+  const columns = {
+    price: intl.formatMessage({ id: 'editor.col.price', defaultMessage: 'Price' }),
+    taken: intl.formatMessage({ id: 'editor.col.taken', defaultMessage: 'Sold / capacity' }),
+    limit: intl.formatMessage({ id: 'editor.col.limit', defaultMessage: 'Per order' }),
+  };
   const rows = types.rows ?? [];
   const change = useMutation({
     mutationFn: async (change: Change) => {
@@ -69,22 +74,20 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
           </EmptyState>
         )}
         {rows.length > 0 && (
-          <ScrollTable label={intl.formatMessage({ id: 'editor.ticketTypes', defaultMessage: 'Ticket types' })} minWidth={480}>
+          <ScrollTable
+            label={intl.formatMessage({ id: 'editor.ticketTypes', defaultMessage: 'Ticket types' })}
+            minWidth={480}
+            stacked
+          >
             <Table striped>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>
                     <FormattedMessage id="editor.col.name" defaultMessage="Name" />
                   </Table.Th>
-                  <Table.Th ta="end">
-                    <FormattedMessage id="editor.col.price" defaultMessage="Price" />
-                  </Table.Th>
-                  <Table.Th ta="end">
-                    <FormattedMessage id="editor.col.taken" defaultMessage="Sold / capacity" />
-                  </Table.Th>
-                  <Table.Th ta="end">
-                    <FormattedMessage id="editor.col.limit" defaultMessage="Per order" />
-                  </Table.Th>
+                  <Table.Th ta="end">{columns.price}</Table.Th>
+                  <Table.Th ta="end">{columns.taken}</Table.Th>
+                  <Table.Th ta="end">{columns.limit}</Table.Th>
                   {editable && (
                     <Table.Th>
                       <VisuallyHidden>
@@ -107,21 +110,21 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
                         )}
                       </Group>
                     </Table.Td>
-                    <Table.Td ta="end">
+                    <Table.Td ta="end" data-label={columns.price}>
                       {type.price === 0 ? (
                         <FormattedMessage id="picker.free" defaultMessage="Free" />
                       ) : (
                         formatMoney(intl.locale, type.price, currency)
                       )}
                     </Table.Td>
-                    <Table.Td ta="end">
+                    <Table.Td ta="end" data-label={columns.taken}>
                       <FormattedMessage
                         id="editor.type.taken"
                         defaultMessage="{sold, number} / {capacity, number}"
                         values={{ sold: type.sold + type.held, capacity: type.capacity }}
                       />
                     </Table.Td>
-                    <Table.Td ta="end">
+                    <Table.Td ta="end" data-label={columns.limit}>
                       {type.maxPerBuyer === null ? (
                         intl.formatNumber(type.maxPerOrder)
                       ) : (
@@ -133,7 +136,7 @@ export function TicketTypesCard({ eventId, currency, editable }: { eventId: stri
                       )}
                     </Table.Td>
                     {editable && (
-                      <Table.Td ta="end">
+                      <Table.Td ta="end" data-action>
                         <Menu position="bottom-end" withinPortal>
                           <Menu.Target>
                             <ActionIcon

@@ -5,7 +5,10 @@ import { useIntl, type IntlShape } from 'react-intl';
 export function rowErrorMessage(intl: IntlShape, error: ImportRowError): string {
   switch (error.code) {
     case 'email-missing':
-      return intl.formatMessage({ id: 'imports.error.emailMissing', defaultMessage: 'The email address is missing.' });
+      return intl.formatMessage({
+        id: 'imports.error.emailMissing',
+        defaultMessage: 'The row has neither an email address nor a name.',
+      });
     case 'email-invalid':
       return intl.formatMessage({ id: 'imports.error.emailInvalid', defaultMessage: 'The email address is not valid.' });
     case 'ticket-type-unknown':

@@ -76,7 +76,6 @@ export function MapColumnsStep({
             <Select
               key={field}
               label={fieldLabels[field]}
-              required={field === 'email'}
               data={[
                 { value: 'none', label: noneLabel },
                 ...step.file.columns.map((column, index) => ({
@@ -146,7 +145,7 @@ export function MapColumnsStep({
           />
         ) : (
           <Group>
-            <Button onClick={onValidate} disabled={mapping.email === null}>
+            <Button onClick={onValidate} disabled={mapping.email === null && mapping.name === null}>
               <FormattedMessage
                 id="imports.validate"
                 defaultMessage="Check {rows, plural, one {# row} other {# rows}}"

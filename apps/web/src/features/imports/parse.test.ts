@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { importCellTransportMax } from '@admit/shared/csv';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
@@ -147,5 +148,33 @@ describe('the error report', () => {
       ['Line', 'Status', 'Problems', 'name', 'email'],
       ['3', 'Error', 'The email address is missing.', "'=HACK()", ''],
     ]);
+  });
+
+  it('reads back as one row per guest in the import and in Python, when names and notes hold line breaks and formulas', () => {
+    const cells = [
+      ['Ann\n=1+1', 'ann@example.test', 'note\r@SUM(1)\r\n-2'],
+      ['Ben', 'ben@example.test', '<b>x</b>\n=HYPERLINK("http://evil.test")\n\t+1'],
+    ];
+    const csv = errorReportCsv(
+      ['name', 'email', 'note'],
+      cells.map((row, index) => ({ line: index + 2, status: 'Error', problems: 'Bad.', cells: row })),
+      { line: 'Line', status: 'Status', problems: 'Problems' },
+    );
+    const ours = parsed(parseGuestList(utf8(csv), limits));
+    const python = spawnSync(
+      'python3',
+      [
+        '-c',
+        "import csv,io,json,sys; json.dump(list(csv.reader(io.StringIO(sys.stdin.buffer.read().decode('utf-8-sig'), newline=''))), sys.stdout)",
+      ],
+      { input: csv, encoding: 'utf8' },
+    );
+    expect(python.status, python.stderr).toBe(0);
+    const [, ...theirs] = JSON.parse(python.stdout) as string[][];
+    expect(ours.rows.map((row) => row.cells)).toEqual(theirs);
+    expect(theirs).toHaveLength(2);
+    const lines = theirs.flat().flatMap((cell) => cell.split(/\r\n|\r|\n/));
+    expect(lines.filter((line) => /^[=+\-@\t]/.test(line))).toEqual([]);
+    expect(theirs[0]!.slice(3)).toEqual(["Ann\n'=1+1", 'ann@example.test', "note\r'@SUM(1)\r\n'-2"]);
   });
 });

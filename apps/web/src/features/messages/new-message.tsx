@@ -9,13 +9,14 @@ import { managedTicketTypes } from '@admit/shared/event-changes';
 import { Alert, Button, Card, Checkbox, Group, Modal, Radio, Stack, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
 import { useLiveQuery } from '../../lib/live';
+import { guestMailAllowanceKey } from './guest-mail-left';
 
 interface DraftValues {
   who: 'everyone' | 'types';
@@ -42,6 +43,9 @@ export function NewMessage({ eventId }: { eventId: string }) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const types = useLiveQuery(managedTicketTypes, { eventId });
+  const queryClient = useQueryClient();
+  // What is left to email guests changes with each message sent, or refused.
+  const refreshAllowance = () => void queryClient.invalidateQueries({ queryKey: guestMailAllowanceKey(eventId) });
   // One key per draft: sending it twice (a double click, a retry) is one message.
   const [idempotencyKey, setIdempotencyKey] = useState(() => crypto.randomUUID());
   const form = useForm<DraftValues>({
@@ -82,8 +86,12 @@ export function NewMessage({ eventId }: { eventId: string }) {
       send.reset();
       form.reset();
       setIdempotencyKey(crypto.randomUUID());
+      refreshAllowance();
     },
-    onError: showFieldErrors,
+    onError: (error) => {
+      showFieldErrors(error);
+      refreshAllowance();
+    },
   });
   const previewed = preview.data;
 
@@ -188,8 +196,17 @@ export function NewMessage({ eventId }: { eventId: string }) {
               <Text size="sm" c="dimmed">
                 <FormattedMessage
                   id="messages.preview.unreachable"
-                  defaultMessage="{count, plural, one {# of them has no email address (signed up with a phone number) and reads it on their order only.} other {# of them have no email address (signed up with a phone number) and read it on their order only.}}"
+                  defaultMessage="{count, plural, one {# of them has no email address (signed up with a phone number, or a guest listed by name only) and gets no email.} other {# of them have no email address (signed up with a phone number, or guests listed by name only) and get no email.}}"
                   values={{ count: previewed.unreachable }}
+                />
+              </Text>
+            )}
+            {previewed.guests > 0 && (
+              <Text size="sm" c="dimmed">
+                <FormattedMessage
+                  id="messages.preview.guests"
+                  defaultMessage="{count, plural, one {# of them has not bought a ticket (a guest from a list): this email counts against the guest emails you can still send.} other {# of them have not bought a ticket (guests from a list): these emails count against the guest emails you can still send.}}"
+                  values={{ count: previewed.guests }}
                 />
               </Text>
             )}

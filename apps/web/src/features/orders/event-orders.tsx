@@ -1,4 +1,4 @@
-import { eventOrders } from '@admit/shared/orders';
+import { eventOrders, shownOrderStatus } from '@admit/shared/orders';
 import { personLabel, shownContact } from '@admit/shared/people';
 import { Card, Stack, Table, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -13,6 +13,12 @@ import { OrderStatusBadge } from './order-status-badge';
 export function EventOrders({ eventId }: { eventId: string }) {
   const intl = useIntl();
   const { rows, isLoading, error } = useLiveQuery(eventOrders, { eventId });
+  const columns = {
+    when: intl.formatMessage({ id: 'orders.col.when', defaultMessage: 'When' }),
+    tickets: intl.formatMessage({ id: 'orders.col.tickets', defaultMessage: 'Tickets' }),
+    total: intl.formatMessage({ id: 'orders.col.total', defaultMessage: 'Total' }),
+    status: intl.formatMessage({ id: 'orders.col.status', defaultMessage: 'Status' }),
+  };
   return (
     <Card withBorder padding="lg">
       <Stack gap="md">
@@ -27,25 +33,17 @@ export function EventOrders({ eventId }: { eventId: string }) {
           </EmptyState>
         )}
         {rows && rows.length > 0 && (
-          <ScrollTable label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })} minWidth={560}>
+          <ScrollTable label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })} minWidth={560} stacked>
             <Table striped aria-label={intl.formatMessage({ id: 'orders.table', defaultMessage: 'Orders' })}>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th>
                     <FormattedMessage id="orders.col.buyer" defaultMessage="Buyer" />
                   </Table.Th>
-                  <Table.Th>
-                    <FormattedMessage id="orders.col.when" defaultMessage="When" />
-                  </Table.Th>
-                  <Table.Th ta="end">
-                    <FormattedMessage id="orders.col.tickets" defaultMessage="Tickets" />
-                  </Table.Th>
-                  <Table.Th ta="end">
-                    <FormattedMessage id="orders.col.total" defaultMessage="Total" />
-                  </Table.Th>
-                  <Table.Th>
-                    <FormattedMessage id="orders.col.status" defaultMessage="Status" />
-                  </Table.Th>
+                  <Table.Th>{columns.when}</Table.Th>
+                  <Table.Th ta="end">{columns.tickets}</Table.Th>
+                  <Table.Th ta="end">{columns.total}</Table.Th>
+                  <Table.Th>{columns.status}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -64,21 +62,23 @@ export function EventOrders({ eventId }: { eventId: string }) {
                         {shownContact(order.email)}
                       </Text>
                     </Table.Td>
-                    <Table.Td>
+                    <Table.Td data-label={columns.when}>
                       <time dateTime={order.createdAt}>
                         {intl.formatDate(order.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
                       </time>
                     </Table.Td>
-                    <Table.Td ta="end">{intl.formatNumber(order.ticketCount)}</Table.Td>
-                    <Table.Td ta="end">
+                    <Table.Td ta="end" data-label={columns.tickets}>
+                      {intl.formatNumber(order.ticketCount)}
+                    </Table.Td>
+                    <Table.Td ta="end" data-label={columns.total}>
                       {order.total === 0 ? (
                         <FormattedMessage id="orders.free" defaultMessage="Free" />
                       ) : (
                         formatMoney(intl.locale, order.total, order.currency)
                       )}
                     </Table.Td>
-                    <Table.Td>
-                      <OrderStatusBadge status={order.status} />
+                    <Table.Td data-label={columns.status}>
+                      <OrderStatusBadge status={shownOrderStatus(order)} />
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -1,4 +1,4 @@
-import { formatOrderReference, orderDetail, type OrderDetailRow } from '@admit/shared/orders';
+import { formatOrderReference, orderDetail, shownOrderStatus, type OrderDetailRow } from '@admit/shared/orders';
 import { Badge, Button, Card, Checkbox, Grid, Group, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { personLabel, shownContact } from '@admit/shared/people';
@@ -6,6 +6,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AnswerList } from '../../lib/answers';
 import { formatMoney } from '../../lib/money';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -51,7 +52,7 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
       <Stack gap={4}>
         <Group gap="sm" wrap="wrap">
           <Title order={1}>{personLabel({ name: order.buyerName, email: order.email })}</Title>
-          <OrderStatusBadge status={order.status} size="lg" aria-live="polite" data-testid="order-status" />
+          <OrderStatusBadge status={shownOrderStatus(order)} size="lg" aria-live="polite" data-testid="order-status" />
         </Group>
         <Text c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           <FormattedMessage
@@ -75,9 +76,12 @@ export function OrderDetailPage({ eventId, orderId }: { eventId: string; orderId
           <Stack gap="lg">
             <Card withBorder padding="lg">
               <Stack gap="md">
-                <Title order={2} size="h4">
-                  <FormattedMessage id="orderDetail.tickets" defaultMessage="Tickets" />
-                </Title>
+                <Group justify="space-between" gap="xs">
+                  <Title order={2} size="h4">
+                    <FormattedMessage id="orderDetail.tickets" defaultMessage="Tickets" />
+                  </Title>
+                  {valid.length > 0 && <TicketsPdfLink orderId={order.id} size="xs" />}
+                </Group>
                 <TicketsTable order={order} selectable={refundable} selected={selected} onToggle={toggle} />
                 {refundable && (
                   <Group gap="sm">

@@ -10,6 +10,7 @@ import { useLocale } from '../../lib/i18n';
 import { useLiveQuery } from '../../lib/live';
 import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
+import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AddToCalendar } from './add-to-calendar';
 import { TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
@@ -88,12 +89,19 @@ export function MyTicketsPage() {
                       <Text fw={700} c="red">
                         {ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelled" defaultMessage="Event cancelled" />
+                        ) : ticket.freeOrder ? (
+                          <FormattedMessage id="myTickets.cancelled" defaultMessage="Cancelled" />
                         ) : (
                           <FormattedMessage id="myTickets.refunded" defaultMessage="Refunded" />
                         )}
                       </Text>
                       <Text size="sm" c="dimmed">
-                        {ticket.eventStatus === 'cancelled' ? (
+                        {ticket.eventStatus === 'cancelled' && ticket.freeOrder ? (
+                          <FormattedMessage
+                            id="myTickets.eventCancelledFreeNote"
+                            defaultMessage="Your free ticket is cancelled: there is nothing to refund."
+                          />
+                        ) : ticket.eventStatus === 'cancelled' ? (
                           <FormattedMessage id="myTickets.eventCancelledNote" defaultMessage="Your money is refunded in full." />
                         ) : (
                           <FormattedMessage id="myTickets.refundedNote" defaultMessage="This ticket no longer admits anyone." />
@@ -109,6 +117,7 @@ export function MyTicketsPage() {
                 </Group>
                 <TicketHolder ticket={ticket} />
                 {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
+                {ticket.status === 'valid' && <TicketsPdfLink orderId={ticket.orderId} size="xs" variant="light" />}
                 <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
                   <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
                 </AnchorLink>

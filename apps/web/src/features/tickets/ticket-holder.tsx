@@ -75,6 +75,16 @@ export function TicketHolder({ ticket }: { ticket: MyTicketRow }) {
               : undefined
           }
         />
+        {mutation.isPaused && (
+          // With no network the change waits (TanStack Query pauses it) and goes out when the network
+          // is back, as long as this page stays open: said, rather than a spinner that never ends.
+          <Alert color="yellow" role="status">
+            <FormattedMessage
+              id="ticketHolder.offline"
+              defaultMessage="You are offline. The new name will be saved as soon as you are back online; keep this page open until then."
+            />
+          </Alert>
+        )}
         {mutation.error && (
           <Alert color="red" role="alert">
             {errorMessage(mutation.error)}

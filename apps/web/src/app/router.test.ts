@@ -1,0 +1,26 @@
+import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it } from 'vitest';
+import { createAppRouter } from './router';
+
+/** Whether a screen's address is for signed-in people: the account, tickets, orders and every organizer screen. */
+const forSignedIn = (path: string) => /^\/(account|tickets|orders|manage)(\/|$)/.test(path);
+
+describe('the router', () => {
+  const router = createAppRouter(createMemoryHistory({ initialEntries: ['/'] }));
+  interface Screen {
+    id: string;
+    fullPath: string;
+    parentRoute?: Screen;
+  }
+  const screens = Object.values(router.routesByPath) as unknown as Screen[];
+
+  it('puts every screen for signed-in people under the one signed-in guard, and no public page', () => {
+    const guarded = (route: Screen) => {
+      for (let parent = route.parentRoute; parent; parent = parent.parentRoute) if (parent.id === '/signed-in') return true;
+      return false;
+    };
+    const wrong = screens.filter((route) => forSignedIn(route.fullPath) !== guarded(route)).map((route) => route.fullPath);
+    expect(screens.length).toBeGreaterThan(15);
+    expect(wrong).toEqual([]);
+  });
+});
