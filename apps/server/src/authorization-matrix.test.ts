@@ -29,7 +29,12 @@ import {
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
-import { guestMailAllowance, previewAttendeeMessage, sendAttendeeMessage, sendChangeNotice } from '@admit/shared/attendee-messages';
+import {
+  guestMailAllowance,
+  previewAttendeeMessage,
+  sendAttendeeMessage,
+  sendChangeNotice,
+} from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
