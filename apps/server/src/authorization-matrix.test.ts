@@ -29,7 +29,12 @@ import {
 import { sandboxAuthenticate, sandboxConfirm } from '@admit/shared/payments';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { setAccountLanguage } from '@admit/shared/account';
-import { guestMailAllowance, previewAttendeeMessage, sendAttendeeMessage } from '@admit/shared/attendee-messages';
+import {
+  guestMailAllowance,
+  previewAttendeeMessage,
+  sendAttendeeMessage,
+  sendChangeNotice,
+} from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
@@ -73,6 +78,8 @@ interface World {
   codeId: string;
   /** A question of the draft event. */
   questionId: string;
+  /** A change of the published event's place, not told yet. */
+  changeId: string;
 }
 
 interface Row<Input = unknown> {
@@ -258,6 +265,10 @@ const callableMatrix = new Map<CallableContract, Row>([
   }),
   callableRow(previewAttendeeMessage, {
     input: (w) => ({ eventId: w.publishedEventId, subject: 'Matrix', body: 'Who may write', audience: {} }),
+    expect: adminUp,
+  }),
+  callableRow(sendChangeNotice, {
+    input: (w) => ({ eventId: w.publishedEventId, changeId: w.changeId }),
     expect: adminUp,
   }),
   callableRow(sendAttendeeMessage, {
@@ -482,7 +493,24 @@ async function newWorld(): Promise<World> {
     owner,
   );
   if (asked.status !== 200) throw new Error(`set-up question failed: ${JSON.stringify(asked.body)}`);
+  const moved = await t.call(
+    updateEvent,
+    {
+      eventId: published.eventId,
+      title: 'Jazz night',
+      description: '',
+      venue: 'Hall 2',
+      timeZone: 'Europe/Berlin',
+      startsAtLocal: '2030-01-10T19:00',
+      endsAtLocal: '2030-01-10T23:00',
+      capacity: 100,
+      currency: 'EUR',
+    },
+    owner,
+  );
+  if (!moved.body.result?.change) throw new Error(`set-up change failed: ${JSON.stringify(moved.body)}`);
   return {
+    changeId: moved.body.result.change.id,
     questionId: asked.body.result.questionId,
     hiddenTicketTypeId,
     codeId: coded.body.result.codeId,

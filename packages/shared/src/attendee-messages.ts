@@ -127,6 +127,20 @@ export const messageRecipients = defineLiveQueryContract(
   MessageRecipientRow,
 );
 
+/**
+ * Tells the holders of an event's valid tickets that its time or place changed (the change
+ * `events.update` answered with): each gets Admit's notice, old and new, in their language, with
+ * the updated calendar file. Once per change: asked again, it answers with the notice sent.
+ */
+export const sendChangeNotice = defineCallableContract(
+  'messages.sendChangeNotice',
+  z.strictObject({ eventId: Id, changeId: Id }),
+  z.object({ messageId: z.string(), recipients: z.number() }),
+);
+
+/** An event's time and place before or after a change (instants as ISO strings). */
+export const TimeAndPlaceRow = z.object({ startsAt: z.string(), endsAt: z.string(), venue: z.string() });
+
 /** The organizer's messages that reached an order's ticket holders, as its buyer reads them. */
 export const OrderMessageRow = z.object({
   id: z.string(),
@@ -134,7 +148,10 @@ export const OrderMessageRow = z.object({
   body: z.string(),
   organizationName: z.string(),
   createdAt: z.string(),
+  /** Set when this is the notice of a change of time or place: what it was and what it is, in the event's zone. */
+  change: z.object({ before: TimeAndPlaceRow, after: TimeAndPlaceRow, timeZone: z.string() }).nullable(),
 });
+export type OrderMessageRow = z.infer<typeof OrderMessageRow>;
 export const orderMessages = defineLiveQueryContract(
   'messages.ofOrder',
   z.strictObject({ eventId: Id, orderId: Id }),

@@ -44,6 +44,13 @@ describe('an event as a calendar entry', () => {
     expect(unfolded(eventIcs({ ...jazz, cancelled: true }))).toContain('STATUS:CANCELLED');
   });
 
+  it('writes the SEQUENCE the event reached, 0 before any change, under the same UID', () => {
+    expect(unfolded(eventIcs(jazz))).toContain('SEQUENCE:0');
+    const moved = unfolded(eventIcs({ ...jazz, sequence: 2 }));
+    expect(moved).toContain('SEQUENCE:2');
+    expect(moved).toContain(`UID:${jazz.uid}`);
+  });
+
   it('folds long lines at 75 octets without cutting a character in two', () => {
     const line = `SUMMARY:${'ジャズの夜'.repeat(20)}`;
     const folded = foldLine(line);

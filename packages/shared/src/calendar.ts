@@ -16,6 +16,8 @@ export interface CalendarEntry {
   url: string;
   description?: string;
   cancelled?: boolean;
+  /** Rises with each change of time or place: a calendar replaces its entry by one with a higher SEQUENCE. */
+  sequence?: number;
 }
 
 /**
@@ -33,6 +35,7 @@ export function eventCalendarEntry(
     timeZone: string;
     description?: string;
     cancelled?: boolean;
+    calendarSequence?: number;
   },
   publicUrl: string,
 ): CalendarEntry {
@@ -47,6 +50,7 @@ export function eventCalendarEntry(
     url: url.toString(),
     description: event.description,
     cancelled: event.cancelled,
+    sequence: event.calendarSequence ?? 0,
   };
 }
 
@@ -107,6 +111,7 @@ export function eventIcs(entry: CalendarEntry, now = new Date()): string {
     `X-WR-TIMEZONE:${entry.timeZone}`,
     'BEGIN:VEVENT',
     `UID:${entry.uid}`,
+    `SEQUENCE:${entry.sequence ?? 0}`,
     `DTSTAMP:${utcStamp(now)}`,
     `DTSTART:${utcStamp(entry.startsAt)}`,
     `DTEND:${utcStamp(entry.endsAt)}`,

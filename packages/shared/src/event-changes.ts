@@ -31,7 +31,16 @@ export const UpdateEventInput = z
     message: 'The event must end after it starts',
   });
 export type UpdateEventInput = z.input<typeof UpdateEventInput>;
-export const updateEvent = defineCallableContract('events.update', UpdateEventInput, z.object({ changed: z.array(z.string()) }));
+/**
+ * `change` is set when the event's time or place changed while buyers could hold tickets (any status
+ * but draft): the change to tell them about with `messages.sendChangeNotice`, and how many people
+ * (addresses) hold its valid tickets now.
+ */
+export const UpdateEventOutput = z.object({
+  changed: z.array(z.string()),
+  change: z.object({ id: z.string(), holders: z.number() }).nullable(),
+});
+export const updateEvent = defineCallableContract('events.update', UpdateEventInput, UpdateEventOutput);
 
 export const UpdateTicketTypeInput = z
   .strictObject({

@@ -8,14 +8,16 @@ import {
   updateTicketType,
   type EventMove,
 } from '@admit/shared/event-changes';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../platform/audit/audit-log';
 import type { SessionUser } from '../../platform/auth/auth';
 import type { Db, Tx } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole, type EventRecord } from './event-access';
-import { event, ticketType } from './schema';
+import { ticket } from '../tickets/schema';
+import { event, eventChange, ticketType, type TimeAndPlace } from './schema';
 import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 
 // An organizer's changes to an event over its life (admin and above), each checked here whatever
@@ -81,18 +83,52 @@ export const updateEventCallable = defineCallable(updateEvent, {
         currency: input.currency,
       };
       const fields = changedFields(found, next);
-      if (fields.length === 0) return fields;
-      await tx.update(event).set(next).where(eq(event.id, found.id));
+      if (fields.length === 0) return { changed: fields, change: null };
+      // Buyers may hold tickets for anything but a draft: a new time or place is theirs to learn of,
+      // and their calendars' to update (a higher SEQUENCE under the same UID).
+      const moved = found.status !== 'draft' && fields.some((field) => (timeAndPlaceFields as readonly string[]).includes(field));
+      const sequence = found.calendarSequence + (moved ? 1 : 0);
+      await tx
+        .update(event)
+        .set({ ...next, calendarSequence: sequence })
+        .where(eq(event.id, found.id));
       await recordAudit(
         tx,
         auditOf(ctx.user, found, 'event.update', found.title, { fields, ...smallChanges(found, next, fields) }),
       );
-      return fields;
+      if (!moved) return { changed: fields, change: null };
+      const id = randomUUID();
+      await tx.insert(eventChange).values({
+        id,
+        eventId: found.id,
+        before: timeAndPlaceOf(found),
+        after: timeAndPlaceOf(next),
+        sequence,
+        createdBy: ctx.user.id,
+      });
+      return { changed: fields, change: { id, holders: await countHolders(tx, found.id) } };
     });
-    if (changed.length > 0) ctx.publish(...allTopics(checked));
-    return { changed };
+    if (changed.changed.length > 0) ctx.publish(...allTopics(checked));
+    return changed;
   },
 });
+
+const timeAndPlaceFields = ['startsAt', 'endsAt', 'venue'] as const;
+
+const timeAndPlaceOf = (values: { startsAt: Date; endsAt: Date; venue: string }): TimeAndPlace => ({
+  startsAt: values.startsAt.toISOString(),
+  endsAt: values.endsAt.toISOString(),
+  venue: values.venue,
+});
+
+/** The people (addresses, as a message to attendees counts them) holding the event's valid tickets. */
+async function countHolders(tx: Tx, eventId: string): Promise<number> {
+  const [row] = await tx
+    .select({ holders: sql<number>`count(distinct lower(${ticket.holderEmail}))::int` })
+    .from(ticket)
+    .where(and(eq(ticket.eventId, eventId), eq(ticket.status, 'valid')));
+  return Number(row?.holders ?? 0);
+}
 
 /** Before and after of the fields a person reads in one line (not the description). */
 function smallChanges(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]) {

@@ -96,7 +96,7 @@ describe('editing an event', () => {
       admin.cookie,
     );
 
-    expect(body.result).toEqual({ changed: ['title', 'venue', 'startsAt'] });
+    expect(body.result).toEqual({ changed: ['title', 'venue', 'startsAt'], change: { id: expect.any(String), holders: 0 } });
     await expect.poll(() => page.rows()[0]?.title, { timeout: 5_000 }).toBe('Jazz night, moved');
     page.close();
     expect(await stored(created.eventId)).toMatchObject({ venue: 'Hall 2', startsAt: new Date('2030-01-10T19:00:00Z') });
@@ -125,7 +125,7 @@ describe('editing an event', () => {
     expect(await stored(created.eventId)).toMatchObject({ capacity: 20, currency: 'EUR' });
 
     const exact = await t.call(updateEvent, eventFields(created.eventId, { capacity: 4 }), admin.cookie);
-    expect(exact.body.result).toEqual({ changed: ['capacity'] });
+    expect(exact.body.result).toEqual({ changed: ['capacity'], change: null });
   });
 });
 
@@ -227,6 +227,6 @@ describe('moving an event through its statuses', () => {
     });
     // Back in draft, with nothing sold: the currency may change again.
     const changed = await t.call(updateEvent, eventFields(created.eventId, { currency: 'USD' }), admin.cookie);
-    expect(changed.body.result).toEqual({ changed: ['currency'] });
+    expect(changed.body.result).toEqual({ changed: ['currency'], change: null });
   });
 });

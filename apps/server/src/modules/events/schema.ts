@@ -3,6 +3,7 @@ import { locales } from '@admit/shared/locales';
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { organization } from '../../platform/auth/organization-schema';
+import { user } from '../../platform/auth/schema';
 
 export const event = pgTable(
   'event',
@@ -33,6 +34,11 @@ export const event = pgTable(
       .notNull()
       .default('draft'),
     coverFile: text('cover_file'),
+    /**
+     * The calendar entry's SEQUENCE: rises by one with each change of the event's time or place, so
+     * a calendar that imports the file again (same UID) replaces the entry it has (RFC 5545).
+     */
+    calendarSequence: integer('calendar_sequence').notNull().default(0),
     /** How long a pending order holds its tickets while the buyer pays. */
     holdMinutes: integer('hold_minutes').notNull().default(10),
     /**
@@ -85,4 +91,32 @@ export const ticketType = pgTable(
       sql`${table.sold} >= 0 and ${table.held} >= 0 and ${table.sold} + ${table.held} <= ${table.capacity}`,
     ),
   ],
+);
+
+/** An event's time and place as they were before or after a change. */
+export interface TimeAndPlace {
+  startsAt: string;
+  endsAt: string;
+  venue: string;
+}
+
+/**
+ * A change to the time or place of an event that buyers could already hold tickets for (any status
+ * but draft): what it was, what it became, and the calendar SEQUENCE it gave the event. Its admins
+ * may then tell the ticket holders about it, once (messages.sendChangeNotice).
+ */
+export const eventChange = pgTable(
+  'event_change',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => event.id, { onDelete: 'cascade' }),
+    before: jsonb('before').$type<TimeAndPlace>().notNull(),
+    after: jsonb('after').$type<TimeAndPlace>().notNull(),
+    sequence: integer('sequence').notNull(),
+    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+  },
+  (table) => [index('event_change_event_idx').on(table.eventId, table.createdAt)],
 );

@@ -49,6 +49,7 @@ export function composeAttendeeMessage(content: AttendeeMessageContent): Email {
       footer={intl.formatMessage(mailMessages.attendeeMessageFooter, { event, organizer, host: new URL(content.publicUrl).host })}
       width={560}
       logo={content.logo ?? null}
+      sender={organizer}
     >
       {paragraphs.map((paragraph, index) => (
         <Text key={index} style={bodyStyle}>

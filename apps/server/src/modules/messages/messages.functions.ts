@@ -8,6 +8,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
 import { consumeQuotas, quotaKey } from '../orders/orders.api';
+import { sendChangeNoticeCallable } from './change-notice';
 import { checkAudience, countAudience, fixRecipients, recipientsPerBatch } from './audience';
 import { composeAttendeeMessage } from './compose-message';
 import { countGuestMail, guestMailAllowanceOf } from './guest-mail';
@@ -141,4 +142,9 @@ export const guestMailAllowanceCallable = defineCallable(guestMailAllowance, {
   },
 });
 
-export const messagesCallables = [previewMessageCallable, sendMessageCallable, guestMailAllowanceCallable];
+export const messagesCallables = [
+  previewMessageCallable,
+  sendMessageCallable,
+  guestMailAllowanceCallable,
+  sendChangeNoticeCallable,
+];

@@ -5,7 +5,7 @@ import { user } from '../../platform/auth/schema';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { requireEventRole } from '../events/events.api';
-import { event } from '../events/schema';
+import { event, eventChange } from '../events/schema';
 import { order } from '../orders/schema';
 import { attendeeMessage, attendeeMessageRecipient } from './schema';
 import { eventMessagesTopic } from './topics';
@@ -78,10 +78,14 @@ export const orderMessagesLive = defineLiveQuery(orderMessages, {
         body: attendeeMessage.body,
         organizationName: organization.name,
         createdAt: attendeeMessage.createdAt,
+        timeZone: event.timeZone,
+        before: eventChange.before,
+        after: eventChange.after,
       })
       .from(attendeeMessage)
       .innerJoin(event, eq(event.id, attendeeMessage.eventId))
       .innerJoin(organization, eq(organization.id, event.organizationId))
+      .leftJoin(eventChange, eq(eventChange.id, attendeeMessage.changeId))
       .where(
         and(
           eq(attendeeMessage.eventId, params.eventId),
@@ -92,7 +96,11 @@ export const orderMessagesLive = defineLiveQuery(orderMessages, {
       )
       .orderBy(desc(attendeeMessage.createdAt), desc(attendeeMessage.id))
       .limit(50);
-    return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    return rows.map(({ timeZone, before, after, ...row }) => ({
+      ...row,
+      createdAt: row.createdAt.toISOString(),
+      change: before && after ? { before, after, timeZone } : null,
+    }));
   },
   topics: (params) => [eventMessagesTopic(params.eventId)],
 });

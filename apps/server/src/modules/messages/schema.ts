@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
-import { event } from '../events/schema';
+import { event, eventChange } from '../events/schema';
 
 /**
  * A message an event's admin sent to its ticket holders. `recipients` is fixed when it is sent (its
@@ -20,6 +20,11 @@ export const attendeeMessage = pgTable(
     createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
     /** Made by the sending page once per draft: a send repeated is the same message. */
     idempotencyKey: text('idempotency_key').notNull(),
+    /**
+     * Set when this is the notice of a change of time or place: its email is Admit's, written in each
+     * person's language from the change (subject and body here are the event's language's, for the list).
+     */
+    changeId: text('change_id').references(() => eventChange.id, { onDelete: 'cascade' }),
     recipients: integer('recipients').notNull(),
     sent: integer('sent').notNull().default(0),
     unreachable: integer('unreachable').notNull().default(0),
@@ -29,6 +34,8 @@ export const attendeeMessage = pgTable(
   (table) => [
     index('attendee_message_event_idx').on(table.eventId, table.createdAt),
     uniqueIndex('attendee_message_idempotency_idx').on(table.eventId, table.idempotencyKey),
+    // A change is told once, however often its admins ask.
+    uniqueIndex('attendee_message_change_idx').on(table.changeId),
   ],
 );
 

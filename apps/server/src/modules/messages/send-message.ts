@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { organization } from '../../platform/auth/organization-schema';
 import { imageUrl, jpegVariantOf } from '../../platform/files/uploads';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
-import { event } from '../events/schema';
+import { event, eventChange } from '../events/schema';
+import { composeChangeNotice } from './compose-change-notice';
 import { composeAttendeeMessage } from './compose-message';
 import { attendeeMessage, attendeeMessageRecipient } from './schema';
 import { eventMessagesTopic } from './topics';
@@ -21,10 +22,11 @@ export const attendeeMessageKey = (messageId: string, email: string) => `attende
 export async function sendMessageBatch(services: JobServices, input: { messageId: string; batch: number }) {
   const { db } = services;
   const [found] = await db
-    .select({ message: attendeeMessage, event, organizer: organization.name, logoFile: organization.logo })
+    .select({ message: attendeeMessage, event, organizer: organization.name, logoFile: organization.logo, change: eventChange })
     .from(attendeeMessage)
     .innerJoin(event, eq(event.id, attendeeMessage.eventId))
     .innerJoin(organization, eq(organization.id, event.organizationId))
+    .leftJoin(eventChange, eq(eventChange.id, attendeeMessage.changeId))
     .where(eq(attendeeMessage.id, input.messageId));
   // The event was deleted since (with its messages): nothing left to send.
   if (!found) return;
@@ -48,17 +50,30 @@ export async function sendMessageBatch(services: JobServices, input: { messageId
     };
     for (const person of people) {
       const locale = isLocale(person.locale) ? person.locale : defaultLocale;
-      const email = composeAttendeeMessage({
-        to: person.email,
-        locale,
-        name: person.name,
-        subject: found.message.subject,
-        body: found.message.body,
-        organizer: found.organizer,
-        event: { ...found.event, title: localizeEvent(found.event, locale).title },
-        publicUrl: services.publicUrl,
-        logo: logoImage,
-      });
+      const shown = localizeEvent(found.event, locale);
+      const email = found.change
+        ? composeChangeNotice({
+            to: person.email,
+            locale,
+            name: person.name,
+            organizer: found.organizer,
+            // The calendar file as the event is now: a later change's SEQUENCE wins over this one's.
+            event: { ...found.event, ...shown, cancelled: found.event.status === 'cancelled' },
+            change: found.change,
+            publicUrl: services.publicUrl,
+            logo: logoImage,
+          })
+        : composeAttendeeMessage({
+            to: person.email,
+            locale,
+            name: person.name,
+            subject: found.message.subject,
+            body: found.message.body,
+            organizer: found.organizer,
+            event: { ...found.event, title: shown.title },
+            publicUrl: services.publicUrl,
+            logo: logoImage,
+          });
       await services.mailer.send(email, { idempotencyKey: attendeeMessageKey(input.messageId, person.email) });
       await db
         .update(attendeeMessageRecipient)

@@ -19,6 +19,8 @@ export interface OrderEmailRecipient {
   name: string;
   currency: string;
   event: { id: string; slug: string; title: string; venue: string; startsAt: Date; endsAt: Date; timeZone: string };
+  /** The organization whose event it is: named at the top of the email, beside its logo. */
+  organizer?: string;
   /** The server's public address: links in the email and the host in its footer. */
   publicUrl: string;
   /** The event's cover and its organization's logo, by absolute URL, where they have them. */
@@ -77,6 +79,7 @@ function frame(content: OrderEmailRecipient) {
       footer: intl.formatMessage(mailMessages.orderFooter, { host: new URL(content.publicUrl).host }),
       banner: content.images?.cover ?? null,
       logo: content.images?.logo ?? null,
+      sender: content.organizer ? shorten(content.organizer, shownMax.title) : null,
     },
   };
 }

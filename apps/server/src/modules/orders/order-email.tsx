@@ -41,6 +41,8 @@ export interface OrderEmailProps {
   footer: string;
   banner?: EmailImage | null;
   logo?: EmailImage | null;
+  /** The organization whose event it is, named at the top. */
+  sender?: string | null;
 }
 
 const styles = {

@@ -223,6 +223,19 @@ describe('the confirmation email', () => {
     });
   });
 
+  it('names the organizer at the top of the email and of each PDF page, where Admit’s wordmark was', async () => {
+    const { orderId, buyer } = await paidOrder({ quantity: 2 });
+    await sendOrderConfirmation(deps, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    expect(message.html).toMatch(/<h1[^>]*>Night Owls<\/h1>/);
+    expect(message.html).not.toMatch(/<h1[^>]*>Admit<\/h1>/);
+    for (const page of await pdfPagesText(pdfOf(message).bytes)) {
+      expect(page.trimStart().startsWith('Night Owls')).toBe(true);
+      expect(page).not.toContain('Admit');
+    }
+  });
+
   it('leaves void tickets out of the email and the PDF', async () => {
     const { orderId, buyer, tickets } = await paidOrder({ quantity: 3 });
     await t.db.update(ticket).set({ status: 'void' }).where(eq(ticket.id, tickets[1]!.id));

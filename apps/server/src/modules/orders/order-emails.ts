@@ -48,7 +48,7 @@ const canReceiveMail = (email: string) => email.includes('@') && !/\.invalid$/i.
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
-    .select({ order, event, logoFile: organization.logo, accountLocale: personLanguage.locale })
+    .select({ order, event, organizer: organization.name, logoFile: organization.logo, accountLocale: personLanguage.locale })
     .from(order)
     .innerJoin(event, eq(event.id, order.eventId))
     .innerJoin(organization, eq(organization.id, event.organizationId))
@@ -99,6 +99,7 @@ function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
     name: found.order.buyerName,
     currency: found.order.currency,
     event: eventIn(found, locale),
+    organizer: found.organizer,
     publicUrl,
   };
 }
@@ -144,6 +145,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
   const pdf = await ticketsPdf({
     locale: recipient.locale,
     event: recipient.event,
+    organizer: found.organizer,
     orderReference: reference,
     tickets,
     pictures: await pictures.bytes(),

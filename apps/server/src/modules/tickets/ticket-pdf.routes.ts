@@ -79,6 +79,7 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
         timeZone: event.timeZone,
         coverFile: event.coverFile,
         logoFile: organization.logo,
+        organizer: organization.name,
       })
       .from(order)
       .innerJoin(event, eq(event.id, order.eventId))
@@ -95,6 +96,7 @@ export function registerTicketPdfRoute(app: FastifyInstance, deps: TicketPdfRout
     const pdf = await ticketsPdf({
       locale,
       event: { ...found, title: shown.title, venue: shown.venue },
+      organizer: found.organizer,
       orderReference: formatOrderReference(orderId),
       tickets,
       pictures: await pictureBytes(deps, found.coverFile, found.logoFile),

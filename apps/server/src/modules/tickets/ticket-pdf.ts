@@ -23,6 +23,8 @@ export interface TicketPdfInput {
   /** The language of the words on the tickets. */
   locale: Locale;
   event: { title: string; venue: string; startsAt: Date; timeZone: string };
+  /** The organization whose event it is: its name heads each page, beside its logo (else Admit's wordmark). */
+  organizer?: string;
   /** The event's cover and the organization's logo as JPEG bytes, drawn at the top of each page. */
   pictures?: { cover: Uint8Array | null; logo: Uint8Array | null };
   /** Printed small at the bottom of each page ("Order 1A2B3C4D"), for support questions. */
@@ -172,6 +174,7 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
   const when = normalized(formatEventStart(input.locale, input.event.startsAt, input.event.timeZone));
   const atTheDoor = normalized(intl.formatMessage(mailMessages.ticketPdfAtTheDoor));
   const reference = normalized(intl.formatMessage(mailMessages.orderReference, { reference: input.orderReference }));
+  const wordmark = normalized(shorten(input.organizer ?? '', shownMax.title)) || 'Admit';
   const pages = input.tickets.map((ticket, index) => ({
     code: ticket.code,
     type: normalized(shorten(ticket.ticketTypeName, shownMax.title)),
@@ -182,6 +185,7 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
     price: normalized(priceLine(intl, input.locale, ticket)),
   }));
   const texts = [
+    wordmark,
     title,
     when,
     venue,
@@ -211,9 +215,8 @@ export async function ticketsPdf(input: TicketPdfInput): Promise<Uint8Array> {
       y -= options.gap ?? 0;
     };
 
-    // The wordmark (with the organization's logo) at the start of the top line, "Ticket 1 of 3" at its end.
+    // The organization's name and logo at the start of the top line, "Ticket 1 of 3" at its end.
     const logoSize = logo ? 28 : 0;
-    const wordmark = 'Admit';
     const wordmarkWidth = logoSize + (logo ? 10 : 0) + bold.width(wordmark, 20);
     const start = rtl ? pageSize[0] - margin - wordmarkWidth : margin;
     if (logo) page.drawImage(logo, { x: start, y: y - logoSize + 4, width: logoSize, height: logoSize });

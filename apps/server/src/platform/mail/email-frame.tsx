@@ -1,6 +1,21 @@
 import { directionOf, isLocale } from '@admit/shared/locales';
 import type { ReactNode } from 'react';
-import { Body, Button, Container, Head, Heading, Hr, Html, Img, Link, Preview, Section, Text } from '@react-email/components';
+import {
+  Body,
+  Button,
+  Column,
+  Container,
+  Head,
+  Heading,
+  Hr,
+  Html,
+  Img,
+  Link,
+  Preview,
+  Row,
+  Section,
+  Text,
+} from '@react-email/components';
 
 const brand = '#1c7ed6';
 
@@ -18,7 +33,9 @@ const fontsByLanguage: Record<string, string> = {
 export const emailStyles = {
   body: { backgroundColor: '#f1f3f5', fontFamily: latinFonts, margin: 0 },
   container: { backgroundColor: '#ffffff', borderRadius: 8, margin: '32px auto', padding: '32px 28px' },
-  wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: '0 0 24px' },
+  wordmark: { color: brand, fontSize: 22, fontWeight: 700, letterSpacing: '-0.5px', margin: 0 },
+  /** An organization's name in the wordmark's place: its own words, in the text's colour. */
+  sender: { color: '#212529', fontSize: 20, fontWeight: 700, lineHeight: '28px', margin: 0 },
   text: { color: '#212529', fontSize: 16, lineHeight: '24px', margin: '0 0 16px' },
   button: {
     backgroundColor: brand,
@@ -54,8 +71,13 @@ export interface EmailFrameProps {
   afterAction?: string;
   /** A picture across the top (an event's cover), by absolute URL. */
   banner?: EmailImage | null;
-  /** The sender's logo (an organization's), beside the wordmark. */
+  /** The sender's logo (an organization's), beside its name. */
   logo?: EmailImage | null;
+  /**
+   * Who writes: the organization an email about its event comes from, named at the top beside its
+   * logo. Without it (the account's own emails) the top says Admit.
+   */
+  sender?: string | null;
 }
 
 /** An image an email shows by absolute URL (mail apps fetch it; none is attached). */
@@ -79,12 +101,20 @@ export function EmailFrame(props: EmailFrameProps) {
           dir={dir}
           style={{ ...emailStyles.container, maxWidth: props.width, textAlign: dir === 'rtl' ? 'right' : 'left' }}
         >
-          {props.logo && (
-            <Img src={props.logo.src} alt="" width={40} height={40} style={{ borderRadius: 6, margin: '0 0 12px' }} />
-          )}
-          <Heading as="h1" style={emailStyles.wordmark}>
-            Admit
-          </Heading>
+          <Section style={{ margin: '0 0 24px' }}>
+            <Row>
+              {props.logo && (
+                <Column style={{ width: 52, verticalAlign: 'middle' }}>
+                  <Img src={props.logo.src} alt="" width={40} height={40} style={{ borderRadius: 6 }} />
+                </Column>
+              )}
+              <Column style={{ verticalAlign: 'middle' }}>
+                <Heading as="h1" style={props.sender ? emailStyles.sender : emailStyles.wordmark}>
+                  {props.sender || 'Admit'}
+                </Heading>
+              </Column>
+            </Row>
+          </Section>
           {props.banner && (
             <Img
               src={props.banner.src}

@@ -160,6 +160,19 @@ export const mailMessages = {
       'Admit – tickets and check-in. You get this email because you hold a ticket for {event} by {organizer}; it was sent through {host}.',
   },
 
+  changeNoticeSubject: { id: 'mail.changeNotice.subject', defaultMessage: '{event}: the time or place has changed' },
+  changeNoticeIntro: {
+    id: 'mail.changeNotice.intro',
+    defaultMessage: '{organizer} has changed the time or place of {event}. Your tickets stay valid.',
+  },
+  changeNoticeStarts: { id: 'mail.changeNotice.starts', defaultMessage: 'Starts: {after} (was {before})' },
+  changeNoticeEnds: { id: 'mail.changeNotice.ends', defaultMessage: 'Ends: {after} (was {before})' },
+  changeNoticeVenue: { id: 'mail.changeNotice.venue', defaultMessage: 'Where: {after} (was {before})' },
+  changeNoticeCalendar: {
+    id: 'mail.changeNotice.calendar',
+    defaultMessage: 'Open the calendar file attached to this email to update the event in your calendar.',
+  },
+
   ticketPdfTitle: { id: 'ticketPdf.title', defaultMessage: 'Tickets for {event}' },
   ticketPdfPosition: { id: 'ticketPdf.position', defaultMessage: 'Ticket {index, number} of {count, number}' },
   ticketPdfPrice: { id: 'ticketPdf.price', defaultMessage: 'Price: {price}' },

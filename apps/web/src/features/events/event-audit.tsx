@@ -21,6 +21,10 @@ const actions = untyped(
       id: 'audit.event.message',
       defaultMessage: '{actor} wrote to the ticket holders: “{target}”',
     },
+    'event.changeNotice': {
+      id: 'audit.event.changeNotice',
+      defaultMessage: '{actor} emailed the ticket holders about the new time or place',
+    },
     'event.setContent': { id: 'audit.event.setContent', defaultMessage: '{actor} changed the languages of the event' },
     'ticketType.add': { id: 'audit.ticketType.add', defaultMessage: '{actor} added the ticket type “{target}”' },
     'ticketType.update': { id: 'audit.ticketType.update', defaultMessage: '{actor} changed {fields} of “{target}”' },
