@@ -105,8 +105,13 @@ describe('the hashed assets of earlier builds', () => {
     expect(old.headers['content-type']).toMatch(/javascript/);
     expect(old.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(brotliDecompressSync(old.rawPayload).toString()).toBe(oldChunk);
-    // The current build's own still come from dist, and a name no build had is still not found.
+    // The current build's own still come from dist, one with no compressed copy too, and a name no
+    // build had is still not found.
     expect((await get('/assets/index-Bx1y2z3A.js')).body).toBe(script);
+    writeFileSync(path.join(dist, 'assets', 'tiny-Dd3e4f5G.js'), 'export{};');
+    const tiny = await get('/assets/tiny-Dd3e4f5G.js', 'gzip, deflate, br');
+    expect([tiny.statusCode, tiny.body, tiny.headers['cache-control']]).toEqual([200, 'export{};', 'public, max-age=31536000, immutable']);
+    expect((await get('/assets/..%2F..%2Fpackage.json')).statusCode).toBe(404);
     const unknown = await get('/assets/nothing-XXXXXXXX.js');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/json/);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -101,6 +102,8 @@ export async function registerWebApp(
   const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8') : '';
   const manifestText = existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : null;
   const sendBuiltPage = builtPage(indexHtml);
+  /** Where a hashed asset may be: this build's, then the earlier builds' (scripts/build-web.mjs). */
+  const assetDirs = [path.join(distDir, 'assets'), path.join(distDir, '..', 'dist-archive', 'assets')];
   if (hasWeb) {
     await app.register(fastifyStatic, {
       root: distDir,
@@ -111,20 +114,21 @@ export async function registerWebApp(
       // The build wrote .br and .gz copies (scripts/precompress.mjs): sent to browsers that take them.
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
+      setHeaders: (reply, file) =>
+        void reply.header('cache-control', cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : path.relative(distDir, file))),
     });
-    await app.register(async (assets) => {
-      await assets.register(fastifyStatic, {
-        root: [path.join(distDir, 'assets'), path.join(distDir, '..', 'dist-archive', 'assets')],
-        prefix: '/assets/',
-        decorateReply: false,
-        index: false,
-        preCompressed: true,
-        cacheControl: false,
-        // The archive appears with the second build, maybe while this process runs.
-        suppressWarning: true,
-        setHeaders: (reply) => void reply.header('cache-control', cacheControlOf('assets/')),
-      });
+    app.get('/assets/*', async (request, reply) => {
+      const name = (request.params as { '*': string })['*'];
+      // The folder is flat: a name with anything but these is none of its files.
+      if (!/^[\w-][\w.-]*$/.test(name)) return sendError(reply, 'not-found', 'Not found');
+      for (const dir of assetDirs) {
+        const found = await access(path.join(dir, name)).then(
+          () => true,
+          () => false,
+        );
+        if (found) return reply.sendFile(name, dir);
+      }
+      return sendError(reply, 'not-found', 'Not found');
     });
   }
   /** The web app's server build, loaded with the first page that needs it (a megabyte of script). */
