@@ -61,6 +61,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   // page's styles with its first view.
   plugins: [
     react(),
+    // …and in every script's name: a release's chunks all have names of their own
+    // (e2e/new-build.test.ts builds a next release this way).
+    ...(release ? [{ name: 'admit:release', augmentChunkHash: () => release } satisfies Plugin] : []),
     ...compiledMessages(),
     ...(isSsrBuild
       ? []
@@ -163,8 +166,7 @@ export default defineConfig(({ isSsrBuild }) => ({
           output: {
             codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
             // A release's name (ADMIT_RELEASE) at the top of every script, when the deploy gives one:
-            // which release a chunk came from, and every chunk's name new (e2e/new-build.test.ts builds
-            // a next release this way).
+            // which release a chunk came from.
             ...(release ? { banner: `/* Admit ${release} */` } : {}),
           },
         },
