@@ -78,6 +78,12 @@ export interface Topology {
   pids(): Record<'web' | 'workers' | 'haproxy' | 'pgbouncer' | 'collectors', number[]>;
   /** Runs `count` web processes: starts or stops processes in slot order and puts them in or out of HAProxy's rotation. */
   scaleWeb(count: number): Promise<void>;
+  /**
+   * A rolling restart, as a deploy does it: each running web process in turn out of the rotation,
+   * stopped once it has finished what it had, started again (on whatever build is there now) and put
+   * back, while the others serve.
+   */
+  restartWeb(): Promise<void>;
   /** Starts again the web processes and workers that have ended (what a supervisor does); returns their names. */
   restartEnded(): Promise<string[]>;
   /** The servers of HAProxy's backend and their state (UP, DOWN, MAINT…). */
@@ -327,6 +333,13 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         for (const one of toStart) if (one.process) ended.push(await one.process.exited);
         await Promise.all(toStart.map((one) => startWeb(one)));
         await topology.waitForBackends();
+      },
+      async restartWeb() {
+        for (const one of web.filter((one) => one.process?.running())) {
+          await stopWeb(one);
+          await startWeb(one);
+          await topology.waitForBackends();
+        }
       },
       async restartEnded() {
         const names: string[] = [];
