@@ -27,8 +27,10 @@ const chunkFiles = (dir: string, screen: string) =>
 
 /** Marks the page, so that a reload (which forgets the mark) shows. */
 const mark = (page: Page) => page.evaluate(() => Object.assign(window, { __openedBefore: true }));
-const stillMarked = (page: Page) => page.evaluate(() => (window as unknown as { __openedBefore?: boolean }).__openedBefore === true);
-const entryScript = (page: Page) => page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type="module"][src]')!.src);
+const stillMarked = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __openedBefore?: boolean }).__openedBefore === true);
+const entryScript = (page: Page) =>
+  page.evaluate(() => document.querySelector<HTMLScriptElement>('script[type="module"][src]')!.src);
 
 describe('pages opened before a new build keep working after it is served', () => {
   const journey = useJourney({ env: { WEB_DIST_DIR: dist } });
@@ -67,7 +69,8 @@ describe('pages opened before a new build keep working after it is served', () =
     const page = organizer;
     const seen: string[] = [];
     page.on('response', (response) => {
-      if (new URL(response.url()).pathname.startsWith('/assets/')) seen.push(`${response.status()} ${new URL(response.url()).pathname}`);
+      if (new URL(response.url()).pathname.startsWith('/assets/'))
+        seen.push(`${response.status()} ${new URL(response.url()).pathname}`);
     });
     const opened = async (path: RegExp) => {
       await page.waitForURL(path);
@@ -89,7 +92,9 @@ describe('pages opened before a new build keep working after it is served', () =
     // The same page all along, on its own build's chunks, none of which the new build has.
     expect(await stillMarked(page)).toBe(true);
     const current = new Set(readdirSync(path.join(dist, 'assets')));
-    const screens = seen.filter((line) => /\/(my-tickets-page|orgs-page|org-events-page|accessibility-page|account-page)-/.test(line));
+    const screens = seen.filter((line) =>
+      /\/(my-tickets-page|orgs-page|org-events-page|accessibility-page|account-page)-/.test(line),
+    );
     expect(screens.length).toBeGreaterThanOrEqual(5);
     for (const line of screens) {
       expect(line).toMatch(/^200 /);

@@ -166,7 +166,8 @@ describe.skipIf(!adminUrl || !programs)('several web processes and a worker behi
       const chunks: string[] = [];
       page.on('response', (response) => {
         const { pathname } = new URL(response.url());
-        if (/^\/assets\/(sign-up-page|forgot-password-page|accessibility-page)-/.test(pathname)) chunks.push(`${response.status()} ${pathname}`);
+        if (/^\/assets\/(sign-up-page|forgot-password-page|accessibility-page)-/.test(pathname))
+          chunks.push(`${response.status()} ${pathname}`);
       });
       await page.getByRole('link', { name: 'Sign up' }).click();
       await page.getByRole('heading', { name: 'Create your Admit account' }).waitFor();

@@ -82,11 +82,15 @@ export async function buildWeb(outDir = path.join(webDir, 'dist')) {
   const { serverDir, archiveDir } = buildDirsOf(outDir);
   const archived = archiveAssets(outDir, archiveDir);
   if (archived.builds)
-    console.log(`kept the assets of ${archived.builds} earlier build(s) in ${path.relative(root, archiveDir) || archiveDir} (${archived.removed} removed)`);
+    console.log(
+      `kept the assets of ${archived.builds} earlier build(s) in ${path.relative(root, archiveDir) || archiveDir} (${archived.removed} removed)`,
+    );
   vite(['build', '--outDir', outDir, '--emptyOutDir']);
   vite(['build', '--ssr', 'src/entry-server.tsx', '--outDir', serverDir, '--emptyOutDir']);
   const { before, after } = await precompress(outDir);
-  console.log(`precompressed ${path.relative(root, outDir) || outDir}: ${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB with brotli`);
+  console.log(
+    `precompressed ${path.relative(root, outDir) || outDir}: ${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB with brotli`,
+  );
   // Written last: the server draws a first view only with the server build of the browser build it serves.
   writeFileSync(path.join(serverDir, 'client-build.json'), `${JSON.stringify({ id: buildIdOf(outDir) })}\n`);
 }

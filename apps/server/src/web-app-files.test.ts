@@ -110,7 +110,11 @@ describe('the hashed assets of earlier builds', () => {
     expect((await get('/assets/index-Bx1y2z3A.js')).body).toBe(script);
     writeFileSync(path.join(dist, 'assets', 'tiny-Dd3e4f5G.js'), 'export{};');
     const tiny = await get('/assets/tiny-Dd3e4f5G.js', 'gzip, deflate, br');
-    expect([tiny.statusCode, tiny.body, tiny.headers['cache-control']]).toEqual([200, 'export{};', 'public, max-age=31536000, immutable']);
+    expect([tiny.statusCode, tiny.body, tiny.headers['cache-control']]).toEqual([
+      200,
+      'export{};',
+      'public, max-age=31536000, immutable',
+    ]);
     expect((await get('/assets/..%2F..%2Fpackage.json')).statusCode).toBe(404);
     const unknown = await get('/assets/nothing-XXXXXXXX.js');
     expect(unknown.statusCode).toBe(404);

@@ -115,7 +115,10 @@ export async function registerWebApp(
       preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, file) =>
-        void reply.header('cache-control', cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : path.relative(distDir, file))),
+        void reply.header(
+          'cache-control',
+          cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : path.relative(distDir, file)),
+        ),
     });
     app.get('/assets/*', async (request, reply) => {
       const name = (request.params as { '*': string })['*'];

@@ -41,7 +41,9 @@ async function nextWorkerFirst() {
   const registration =
     'serviceWorker' in navigator ? await navigator.serviceWorker.getRegistration().catch(() => undefined) : undefined;
   if (!registration?.active) return;
-  const controlled = new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+  const controlled = new Promise((resolve) =>
+    navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }),
+  );
   const waited = new Promise((resolve) => setTimeout(resolve, 10_000));
   await registration.update().catch(() => undefined);
   // A worker of a new build installs, then takes the page (skipWaiting, clientsClaim); none: no wait.
