@@ -309,6 +309,14 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         .map((row) => ({ name: at(row, 'svname'), status: at(row, 'status') }));
     };
 
+    /** The requests HAProxy has under way on a web process. */
+    const sessionsOn = async (slot: string) => {
+      const [header, ...rows] = (await haproxyCommand(statsSocket, 'show stat')).trim().split('\n');
+      const columns = header!.replace(/^# /, '').split(',');
+      const row = rows.map((line) => line.split(',')).find((row) => row[0] === 'web' && row[1] === slot);
+      return Number(row?.[columns.indexOf('scur')] ?? 0);
+    };
+
     const topology: Topology = {
       url,
       publicUrl,
@@ -336,6 +344,9 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
       },
       async restartWeb() {
         for (const one of web.filter((one) => one.process?.running())) {
+          // Drained first: no new request goes to it, and it is stopped once those under way are answered.
+          await haproxyCommand(statsSocket, `set server web/${one.slot} state drain`);
+          for (let waited = 0; waited < 10_000 && (await sessionsOn(one.slot)) > 0; waited += 100) await sleep(100);
           await stopWeb(one);
           await startWeb(one);
           await topology.waitForBackends();
