@@ -78,6 +78,12 @@ export interface Topology {
   pids(): Record<'web' | 'workers' | 'haproxy' | 'pgbouncer' | 'collectors', number[]>;
   /** Runs `count` web processes: starts or stops processes in slot order and puts them in or out of HAProxy's rotation. */
   scaleWeb(count: number): Promise<void>;
+  /**
+   * A rolling restart, as a deploy does it: each running web process in turn out of the rotation,
+   * stopped once it has finished what it had, started again (on whatever build is there now) and put
+   * back, while the others serve.
+   */
+  restartWeb(): Promise<void>;
   /** Starts again the web processes and workers that have ended (what a supervisor does); returns their names. */
   restartEnded(): Promise<string[]>;
   /** The servers of HAProxy's backend and their state (UP, DOWN, MAINT…). */
@@ -303,6 +309,14 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         .map((row) => ({ name: at(row, 'svname'), status: at(row, 'status') }));
     };
 
+    /** The requests HAProxy has under way on a web process. */
+    const sessionsOn = async (slot: string) => {
+      const [header, ...rows] = (await haproxyCommand(statsSocket, 'show stat')).trim().split('\n');
+      const columns = header!.replace(/^# /, '').split(',');
+      const row = rows.map((line) => line.split(',')).find((row) => row[0] === 'web' && row[1] === slot);
+      return Number(row?.[columns.indexOf('scur')] ?? 0);
+    };
+
     const topology: Topology = {
       url,
       publicUrl,
@@ -327,6 +341,16 @@ export async function startTopology(options: TopologyOptions): Promise<Topology>
         for (const one of toStart) if (one.process) ended.push(await one.process.exited);
         await Promise.all(toStart.map((one) => startWeb(one)));
         await topology.waitForBackends();
+      },
+      async restartWeb() {
+        for (const one of web.filter((one) => one.process?.running())) {
+          // Drained first: no new request goes to it, and it is stopped once those under way are answered.
+          await haproxyCommand(statsSocket, `set server web/${one.slot} state drain`);
+          for (let waited = 0; waited < 10_000 && (await sessionsOn(one.slot)) > 0; waited += 100) await sleep(100);
+          await stopWeb(one);
+          await startWeb(one);
+          await topology.waitForBackends();
+        }
       },
       async restartEnded() {
         const names: string[] = [];

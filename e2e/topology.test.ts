@@ -1,12 +1,18 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { call } from '../bench/support/callable';
+import { call, post } from '../bench/support/callable';
 import { createOrganization, createPeople } from '../bench/support/people';
 import { createSaleEvent, orderInput } from '../bench/support/sale-event';
 import { createScratchDatabase, type ScratchDatabase } from '../bench/support/scratch-database';
 import { checkTopology } from '../deploy/checks';
 import { requireProgram } from '../deploy/processes';
-import { startTopology, stoppedCleanly, type Topology } from '../deploy/topology';
+import { repositoryRoot, startTopology, stoppedCleanly, type Topology } from '../deploy/topology';
+import { launchChromium, newPage } from './support/browser';
 
 // The several-server topology of deploy/README.md, as `npm run topology:check` starts it: HAProxy
 // and PgBouncer from Debian's packages, two web processes with no jobs of their own, a collector
@@ -32,15 +38,21 @@ const programs = (['haproxy', 'pgbouncer'] as const).every((program) => {
 describe.skipIf(!adminUrl || !programs)('several web processes and a worker behind HAProxy and PgBouncer', () => {
   let database: ScratchDatabase;
   let topology: Topology | undefined;
+  /** A copy of the built app the web processes serve (WEB_DIST_DIR), which a test builds a next release into. */
+  const site = mkdtempSync(path.join(tmpdir(), 'admit-topology-site-'));
+  const dist = path.join(site, 'dist');
 
   beforeAll(async () => {
+    cpSync(path.join(repositoryRoot, 'apps/web/dist'), dist, { recursive: true });
+    cpSync(path.join(repositoryRoot, 'apps/web/dist-server'), path.join(site, 'dist-server'), { recursive: true });
     database = await createScratchDatabase(adminUrl!);
-    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1, collectors: 1 });
+    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1, collectors: 1, env: { WEB_DIST_DIR: dist } });
   }, 180_000);
 
   afterAll(async () => {
     await topology?.stop();
     await database?.drop();
+    rmSync(site, { recursive: true, force: true });
   }, 60_000);
 
   it('puts both web processes in rotation and answers callables and /live through HAProxy', async () => {
@@ -100,6 +112,93 @@ describe.skipIf(!adminUrl || !programs)('several web processes and a worker behi
     // The sale's callables went to the web processes: the collector answered no callable.
     expect(requests).not.toMatch(/admit_http_requests_total\{[^}]*route="\/fn\/:name"/);
   });
+
+  it('restarts the web processes one after another onto a new build during a sale: no order lost, an open page still works', async () => {
+    const url = topology!.url;
+    const [organizer] = await createPeople(database.url, 1, 'rolling-organizer');
+    const { organizationId } = await call<{ organizationId: string }>(url, organizer!, 'orgs.create', { name: 'Rolling Club' });
+    const sale = await createSaleEvent(url, organizer!, organizationId, { title: 'Rolling night', capacity: 500, price: 0 });
+    const buyers = await createPeople(database.url, 400, 'rolling-buyer');
+    const browser = await launchChromium();
+    try {
+      // A page opened on the build the processes serve now, left open across the deploy.
+      const page = await newPage(browser, url);
+      await page.goto('/');
+      await page.getByRole('link', { name: 'Sign up' }).waitFor();
+      await page.evaluate(() => Object.assign(window, { __openedBefore: true }));
+
+      // The next release, built into the folder every web process serves; then the rolling restart,
+      // while buyers order through HAProxy.
+      const built = spawnSync(process.execPath, ['scripts/build-web.mjs', '--out-dir', dist], {
+        cwd: repositoryRoot,
+        env: { ...process.env, ADMIT_RELEASE: 'rolling' },
+        encoding: 'utf8',
+      });
+      expect(built.status, built.stderr).toBe(0);
+      let restarting = true;
+      const answers: (number | string)[] = [];
+      let next = 0;
+      let unanswered = 0;
+      const buying = Promise.all(
+        [0, 1, 2, 3].map(async () => {
+          // Four buyers at a time, each ordering once, a second apart, until the restart is over.
+          while (restarting && next < buyers.length) {
+            // As a buyer's client does with its idempotency key: a request that got no answer at all
+            // (a connection closed under it) is sent again, the same; it makes one order at most.
+            const buyer = buyers[next++]!;
+            const input = orderInput(sale);
+            const send = () =>
+              post(url, buyer, 'orders.create', input).then(
+                ({ status }) => status,
+                (error: Error) => `${error.message}: ${String(error.cause)}`,
+              );
+            let answer = await send();
+            if (typeof answer === 'string') {
+              unanswered++;
+              answer = await send();
+            }
+            answers.push(answer);
+            await sleep(1_000);
+          }
+        }),
+      );
+      await topology!.restartWeb();
+      restarting = false;
+      await buying;
+      console.log(`rolling restart: ${answers.length} orders, ${unanswered} sent again after no answer`);
+      expect(answers.length).toBeGreaterThan(8);
+      expect(answers.filter((status) => status !== 200)).toEqual([]);
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(`select count(*)::int as orders from "order" where event_id = $1`, [sale.eventId]);
+        expect(rows[0].orders).toBe(answers.length);
+      } finally {
+        await client.end();
+      }
+
+      // Every process is on the new build; the page, on the earlier one, opens screens it never opened.
+      const current = new Set(readdirSync(path.join(dist, 'assets')));
+      const chunks: string[] = [];
+      page.on('response', (response) => {
+        const { pathname } = new URL(response.url());
+        if (/^\/assets\/(sign-up-page|forgot-password-page|accessibility-page)-/.test(pathname))
+          chunks.push(`${response.status()} ${pathname}`);
+      });
+      await page.getByRole('link', { name: 'Sign up' }).click();
+      await page.getByRole('heading', { name: 'Create your Admit account' }).waitFor();
+      await page.getByRole('link', { name: 'Accessibility' }).click();
+      await page.getByRole('heading', { name: 'Accessibility statement' }).waitFor();
+      expect(await page.evaluate(() => (window as unknown as { __openedBefore?: boolean }).__openedBefore)).toBe(true);
+      expect(chunks.length).toBeGreaterThanOrEqual(2);
+      for (const line of chunks) {
+        expect(line).toMatch(/^200 /);
+        expect(current.has(line.split('/assets/')[1]!)).toBe(false);
+      }
+    } finally {
+      await browser.close();
+    }
+  }, 300_000);
 
   it('stops HAProxy, the web processes, the worker and PgBouncer cleanly', async () => {
     const exits = await topology!.stop();

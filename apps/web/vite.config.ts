@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { compiledMessages } from './compiled-messages.ts';
 
 const api = `http://localhost:${process.env.PORT ?? 3000}`;
+const release = process.env.ADMIT_RELEASE?.replace(/[^\w.+-]/g, '');
 
 /**
  * The screens that must open with no network even if never opened before on this device: the app
@@ -60,6 +61,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   // page's styles with its first view.
   plugins: [
     react(),
+    // …and in every script's name: a release's chunks all have names of their own
+    // (e2e/new-build.test.ts builds a next release this way).
+    ...(release ? [{ name: 'admit:release', augmentChunkHash: () => release } satisfies Plugin] : []),
     ...compiledMessages(),
     ...(isSsrBuild
       ? []
@@ -158,7 +162,14 @@ export default defineConfig(({ isSsrBuild }) => ({
         // What the entry imports statically, all of which a page loads before it draws, in one chunk
         // rather than some twenty-five small ones the lazy chunks share: fewer requests on a slow
         // network, and 8 KB less once compressed, as one file compresses better than many (decision 0050).
-        rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] } } },
+        rolldownOptions: {
+          output: {
+            codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+            // A release's name (ADMIT_RELEASE) at the top of every script, when the deploy gives one:
+            // which release a chunk came from.
+            ...(release ? { banner: `/* Admit ${release} */` } : {}),
+          },
+        },
         // That one chunk is some 520 KB before compression, over Vite's 500 KB warning: its size is
         // watched by bench/web (gzip) and what goes in it by src/initial-chunk.test.ts.
         chunkSizeWarningLimit: 600,

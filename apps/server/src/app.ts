@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
@@ -117,6 +118,7 @@ export interface BuildAppOptions {
 export async function buildApp(options: BuildAppOptions) {
   const { config, database } = options;
   const production = config.NODE_ENV === 'production';
+  const distDir = options.webDistDir ?? (config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : webDist);
   /** Takes the analytics beacons before Fastify sees them (set once the database's parts are made). */
   const beaconsFirst: { take?: (request: IncomingMessage, response: ServerResponse) => boolean } = {};
   const app = Fastify({
@@ -174,7 +176,7 @@ export async function buildApp(options: BuildAppOptions) {
         scriptSrc: [
           "'self'",
           "'wasm-unsafe-eval'",
-          ...inlineScriptSources(options.webDistDir ?? webDist),
+          ...inlineScriptSources(distDir),
           ...(stripeCsp ? ['https://js.stripe.com'] : []),
         ],
         frameSrc: ["'self'", ...(stripeCsp ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [])],
@@ -352,7 +354,7 @@ export async function buildApp(options: BuildAppOptions) {
   beaconsFirst.take = beaconFastPath(beaconIntake, { trustProxy: config.TRUST_PROXY });
 
   await registerWebApp(app, {
-    distDir: options.webDistDir ?? webDist,
+    distDir,
     db: database.db,
     publicUrl: options.publicUrl,
     liveQueries,

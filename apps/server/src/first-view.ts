@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -39,13 +40,29 @@ interface ManifestChunk {
   imports?: string[];
 }
 
-/** The web app's server build and the browser build's manifest; null when the server build is not there. */
-export async function loadFirstViews(distDir: string) {
-  const entry = path.join(distDir, '..', 'dist-server', 'entry-server.js');
-  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
-  if (!existsSync(entry) || !existsSync(manifestFile)) return null;
+/** The name of a browser build: its manifest's hash (scripts/build-web.mjs writes the same next to the server build). */
+export function buildIdOf(manifestText: string): string {
+  return createHash('sha256').update(manifestText).digest('hex').slice(0, 16);
+}
+
+/**
+ * The web app's server build, for the browser build whose manifest the server read as it started;
+ * null when the server build is not there. A server build made for another browser build (one built
+ * into the same folder since) is refused: it would draw components and name chunks other than those
+ * of the page it goes in.
+ */
+export async function loadFirstViews(distDir: string, manifestText: string | null) {
+  const serverDir = path.join(distDir, '..', 'dist-server');
+  const entry = path.join(serverDir, 'entry-server.js');
+  if (!existsSync(entry) || manifestText === null) return null;
+  const madeFor = await readFile(path.join(serverDir, 'client-build.json'), 'utf8').then(
+    (text) => (JSON.parse(text) as { id?: string }).id,
+    () => undefined,
+  );
+  if (madeFor !== buildIdOf(manifestText))
+    throw new Error('The server build of the web app was made for another browser build than the one this process serves');
   const { renderFirstView } = (await import(pathToFileURL(entry).href)) as { renderFirstView: RenderFirstView };
-  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const manifest = JSON.parse(manifestText) as Record<string, ManifestChunk>;
 
   /** The style sheets and scripts of lazy parts (by source path), with the chunks they import. */
   function assetsOf(parts: string[]) {

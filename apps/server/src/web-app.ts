@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -44,52 +44,106 @@ export function inlineScriptSources(distDir: string): string[] {
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
+type Encoding = 'br' | 'gzip' | 'identity';
+
+function encodingOf(request: FastifyRequest): Encoding {
+  const accepted = String(request.headers['accept-encoding'] ?? '');
+  return /\bbr\b/.test(accepted) ? 'br' : /\bgzip\b/.test(accepted) ? 'gzip' : 'identity';
+}
+
 /** A page made for this request: compressed as the browser takes it (quickly: it is made each time). */
 async function sendPage(request: FastifyRequest, reply: FastifyReply, html: string) {
-  const accepted = String(request.headers['accept-encoding'] ?? '');
+  const encoding = encodingOf(request);
   reply
     .header('cache-control', 'no-cache')
     .header('vary', 'accept-language, cookie, accept-encoding')
     .type('text/html; charset=utf-8');
-  if (/\bbr\b/.test(accepted))
+  if (encoding === 'br')
     return reply.header('content-encoding', 'br').send(await brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }));
-  if (/\bgzip\b/.test(accepted)) return reply.header('content-encoding', 'gzip').send(await gzipped(html));
+  if (encoding === 'gzip') return reply.header('content-encoding', 'gzip').send(await gzipped(html));
   return reply.send(html);
+}
+
+/** The app's page as built, for every other route: compressed once, as well as it gets. */
+function builtPage(html: string) {
+  const compressed = new Map<Encoding, Promise<Buffer>>();
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const encoding = encodingOf(request);
+    reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').type('text/html; charset=utf-8');
+    if (encoding === 'identity') return reply.send(html);
+    let body = compressed.get(encoding);
+    if (!body) {
+      body = encoding === 'br' ? brotli(html, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }) : gzipped(html, { level: 9 });
+      compressed.set(encoding, body);
+    }
+    return reply.header('content-encoding', encoding).send(await body);
+  };
 }
 
 /**
  * The built web app: its files (precompressed, cached by name), and for any other GET that is not an
  * API route the app's page. The event list and a public event's page come with their first view
  * drawn in (decision 0049), and an event's page with the event in its head (decision 0043).
+ *
+ * A process serves the build it started with: its page, its manifest and its server build are read
+ * as one (a build made into the same folder while it runs reaches it with its restart). Its hashed
+ * assets are looked up at each request, in the folder and then in the earlier builds' archive next
+ * to it (scripts/build-web.mjs): a page opened on an earlier build, or sent by a process still on
+ * one, finds its chunks on a process already on the next (decision 0060).
  */
 export async function registerWebApp(
   app: FastifyInstance,
   deps: { distDir: string; db: Db; publicUrl: string; liveQueries: readonly LiveQuery[] },
 ) {
   const { distDir } = deps;
-  const hasWeb = existsSync(distDir);
-  if (hasWeb)
+  const indexFile = path.join(distDir, 'index.html');
+  const manifestFile = path.join(distDir, '.vite', 'manifest.json');
+  const hasWeb = existsSync(indexFile);
+  /** The built page and manifest, read as the process starts: the build it serves. */
+  const indexHtml = hasWeb ? readFileSync(indexFile, 'utf8') : '';
+  const manifestText = existsSync(manifestFile) ? readFileSync(manifestFile, 'utf8') : null;
+  const sendBuiltPage = builtPage(indexHtml);
+  /** Where a hashed asset may be: this build's, then the earlier builds' (scripts/build-web.mjs). */
+  const assetDirs = [path.join(distDir, 'assets'), path.join(distDir, '..', 'dist-archive', 'assets')];
+  if (hasWeb) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
       index: false,
+      // Hashed assets come from the route below, which finds those of earlier builds too.
+      globIgnore: ['assets/**'],
       // The build wrote .br and .gz copies (scripts/precompress.mjs): sent to browsers that take them.
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, file) => void reply.header('cache-control', cacheControlOf(path.relative(distDir, file))),
+      setHeaders: (reply, file) =>
+        void reply.header(
+          'cache-control',
+          cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : path.relative(distDir, file)),
+        ),
     });
+    app.get('/assets/*', async (request, reply) => {
+      const name = (request.params as { '*': string })['*'];
+      // The folder is flat: a name with anything but these is none of its files.
+      if (!/^[\w-][\w.-]*$/.test(name)) return sendError(reply, 'not-found', 'Not found');
+      for (const dir of assetDirs) {
+        const found = await access(path.join(dir, name)).then(
+          () => true,
+          () => false,
+        );
+        if (found) return reply.sendFile(name, dir);
+      }
+      return sendError(reply, 'not-found', 'Not found');
+    });
+  }
   /** The web app's server build, loaded with the first page that needs it (a megabyte of script). */
   let firstViewsLoaded: ReturnType<typeof loadFirstViews> | undefined;
   const loadedFirstViews = () =>
-    (firstViewsLoaded ??= loadFirstViews(distDir).catch((error: unknown) => {
+    (firstViewsLoaded ??= loadFirstViews(distDir, manifestText).catch((error: unknown) => {
       app.log.error({ err: error }, 'the server build of the web app could not be loaded: pages come without a first view');
       return null;
     }));
   const queries = new Map(deps.liveQueries.map((query) => [query.contract.name, query]));
   const apiPrefixes = ['/fn/', '/api/', '/live', '/files/', '/webhooks/', '/dev/', '/a', '/metrics'];
-  /** The built page, read once: the build does not change under a running server. */
-  let indexHtml: Promise<string> | undefined;
-  const indexFile = path.join(distDir, 'index.html');
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0]!;
     const isApi = apiPrefixes.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
@@ -97,7 +151,7 @@ export async function registerWebApp(
     if (!hasWeb)
       return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
     const eventPage = /^\/e\/([\w-]{1,120})\/?$/.exec(path);
-    if (!eventPage && path !== '/') return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    if (!eventPage && path !== '/') return sendBuiltPage(request, reply);
     const locale = localeOf(request.headers.cookie, request.headers['accept-language']);
     const firstViews = await loadedFirstViews();
     // A public event's page carries the event in its head, for links shared in chats and for search
@@ -126,7 +180,7 @@ export async function registerWebApp(
           return null;
         }),
     ]);
-    let page = await (indexHtml ??= readFile(indexFile, 'utf8'));
+    let page = indexHtml;
     if (head) page = withHead(page, head);
     if (view) page = firstViews!.page(page, view);
     return sendPage(request, reply, page);

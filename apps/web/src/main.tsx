@@ -9,6 +9,7 @@ import { FirstViewTimeZone, timeZoneCookie, viewerTimeZone } from './lib/dates';
 import { browserFormatLocale, initialLocale, loadCatalog, pseudoChosen } from './lib/i18n';
 import { keepLoadedAssets } from './lib/keep-loaded-assets';
 import { liveQueryKey } from './lib/live';
+import { reloadOnMissingChunks } from './lib/new-build';
 
 // The server tells the next first view it draws the times in this zone (first-view.ts on the server).
 document.cookie = `${timeZoneCookie}=${encodeURIComponent(viewerTimeZone())}; path=/; max-age=31536000; samesite=lax`;
@@ -47,5 +48,6 @@ async function start() {
   );
 }
 
+reloadOnMissingChunks();
 void start();
 keepLoadedAssets();

@@ -25,6 +25,11 @@ const ConfigSchema = z
     /** Connections to PostgreSQL per process (the pool behind every callable). */
     DATABASE_POOL_SIZE: positiveInt(20),
     DATA_DIR: optional(z.string()).transform((value) => value ?? './data'),
+    /**
+     * The browser build of the web app to serve (default apps/web/dist); its server build
+     * (dist-server) and the earlier builds' assets (dist-archive) are next to it.
+     */
+    WEB_DIST_DIR: optional(z.string()),
     STORAGE_DRIVER: optional(z.enum(['local', 's3'])).transform((value) => value ?? 'local'),
     /** S3-compatible object storage (STORAGE_DRIVER=s3): AWS, or MinIO, R2, Ceph… at S3_ENDPOINT. */
     S3_ENDPOINT: optional(z.url({ protocol: /^https?$/ })),

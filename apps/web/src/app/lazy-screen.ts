@@ -1,5 +1,6 @@
 import { lazyRouteComponent } from '@tanstack/react-router';
 import type { ComponentType } from 'react';
+import { loadOrReload } from '../lib/new-build';
 import { preloadableLazy } from '../lib/preloadable-lazy';
 
 /**
@@ -13,7 +14,7 @@ export function withMoreStyles<T>(load: () => Promise<T>): () => Promise<T> {
 
 /** A route's lazy component, with the styles it needs. */
 export function lazyScreen<T extends Record<string, unknown>, K extends keyof T & string>(load: () => Promise<T>, name: K) {
-  return lazyRouteComponent(withMoreStyles(load), name);
+  return lazyRouteComponent(loadOrReload(withMoreStyles(load)), name);
 }
 
 /** A lazy part of a screen, with the styles it needs (lib/preloadable-lazy.ts). */
