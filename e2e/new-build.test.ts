@@ -12,7 +12,7 @@ import { signUpAndVerify } from './support/sign-in';
 // web process does in a rolling deploy) while people have the app open. Their pages, built with
 // the earlier chunk names, keep working: the server still has the earlier build's chunks
 // (scripts/build-web.mjs keeps them in dist-archive). When a chunk is gone all the same, the page
-// reloads once onto the new build, and no more (decision 0060).
+// reloads once onto the new build, and no more (decision 0058).
 
 const root = path.resolve(import.meta.dirname, '..');
 /** A copy of the built app (apps/web's dist and dist-server) that this journey builds its next release into. */

@@ -1,6 +1,6 @@
 // Builds the web app: the browser's build (dist), the server's (dist-server, the first view of
 // public pages, decision 0049), their compressed copies, and first keeps the previous build's
-// hashed assets in dist-archive, which the server also serves (decision 0060): a page opened on an
+// hashed assets in dist-archive, which the server also serves (decision 0058): a page opened on an
 // earlier build, or a process behind the load balancer still on it, asks for chunks whose names the
 // new build no longer has.
 // Usage: node scripts/build-web.mjs [--out-dir <dir>]   (default apps/web/dist; the server build

@@ -89,7 +89,7 @@ function builtPage(html: string) {
  * as one (a build made into the same folder while it runs reaches it with its restart). Its hashed
  * assets are looked up at each request, in the folder and then in the earlier builds' archive next
  * to it (scripts/build-web.mjs): a page opened on an earlier build, or sent by a process still on
- * one, finds its chunks on a process already on the next (decision 0060).
+ * one, finds its chunks on a process already on the next (decision 0058).
  */
 export async function registerWebApp(
   app: FastifyInstance,

@@ -108,7 +108,7 @@ const ConfigSchema = z
     /**
      * Emails to people who never bought anything (guests of an imported list emailed their
      * tickets, messages to them), per account and per organization, in the last hour and day.
-     * An account or organization with no paid order yet has the lower NEW limits (decision 0054).
+     * An account or organization with no paid order yet has the lower NEW limits (decision 0053).
      */
     GUEST_MAIL_PER_ACCOUNT_HOUR: positiveInt(1_000),
     GUEST_MAIL_PER_ACCOUNT_DAY: positiveInt(5_000),

@@ -1,6 +1,6 @@
 /**
  * After a new build is served, a page opened on an earlier one asks for chunks by the names it was
- * built with. The server keeps those of the last builds (decision 0060); when one still does not
+ * built with. The server keeps those of the last builds (decision 0058); when one still does not
  * load with the network up, the page reloads once, at the address it was going to, so the person
  * lands on the screen they asked for, on the new build, with what the address holds (its search and
  * filters). Once per build: a page that reloaded and still finds a chunk missing shows the route's

@@ -18,7 +18,7 @@ interface HiddenSides {
  * `stacked`: on a phone the table does not scroll at all; each row becomes a block whose cells wrap
  * under each other, every cell led by its column's name (its `data-label`), so a row's action (a
  * menu, a copy button, a status) is on screen rather than past the edge. Screen readers still get
- * the table, its header and its rows (decision 0057).
+ * the table, its header and its rows (decision 0056).
  */
 export function ScrollTable({
   label,

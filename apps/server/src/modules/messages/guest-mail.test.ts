@@ -18,7 +18,7 @@ import { attendeeMessage, attendeeMessageRecipient } from './schema';
 // Admit as a mail relay: a new account types in addresses (a guest list emailed its tickets,
 // messages to those guests) across several events. With config.ts's defaults, an account or an
 // organization with no paid order may email 100 such guests an hour and 300 a day; one that has
-// sold a ticket 1,000 and 2,000 an hour (decision 0054).
+// sold a ticket 1,000 and 2,000 an hour (decision 0053).
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
 

@@ -11,7 +11,7 @@ import { order } from '../orders/schema';
 // Emails to people who never bought anything: guests typed into a guest list and emailed their
 // tickets, and messages that reach such guests. Anyone can sign up, make an organization and an
 // event, and type in a thousand addresses, so these are counted per account and per organization,
-// in the last hour and day, lower until money has changed hands (decision 0054). Buyers who paid
+// in the last hour and day, lower until money has changed hands (decision 0053). Buyers who paid
 // are not counted: they asked for the event's mail.
 
 type GuestMailConfig = Pick<

@@ -20,8 +20,8 @@ import { eventOrdersTopic, orderTopics } from './topics';
 // says so), then a job goes through its orders: pending ones lose their hold, paid ones are
 // refunded in full with one key per order (refund-keys.ts), and each person (an email address) is
 // emailed once, in their language, about all their orders. Tried again after a crash or an outage,
-// it does each order's part once; a crash is noticed within seconds (decision 0055). Decisions:
-// docs/decisions/0036-event-lifecycle.md, 0055-crashed-jobs-resume.md.
+// it does each order's part once; a crash is noticed within seconds (decision 0054). Decisions:
+// docs/decisions/0036-event-lifecycle.md, 0054-crashed-jobs-resume.md.
 
 const reasonOf = (message: string) => message || 'The event was cancelled';
 

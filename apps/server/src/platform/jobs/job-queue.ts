@@ -112,7 +112,7 @@ const yieldForMs = 5_000;
 // limit). pg-boss's worker times a handler out by the `expire_in` it fetched (the whole limit),
 // and its expiry check reads the row (the lease), so a try that stops being renewed is found
 // within leaseSeconds plus expiryCheckSeconds, by whichever process looks next, also one that has
-// just started, and tried again at once. Decision 0055.
+// just started, and tried again at once. Decision 0054.
 
 /** How long a try stays its worker's after the last renewal. */
 export const leaseSeconds = 12;

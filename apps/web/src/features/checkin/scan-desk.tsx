@@ -14,7 +14,7 @@ import classes from './scan-verdict.module.css';
  * The code that a text sent with Enter is, or undefined for a name or an email to search for: a
  * ticket's code, in the ticket's own case if only the case differs (Caps Lock), or a word with no
  * space or @ at least as long as a code's random part (a scanner that read some other QR code), which
- * is scanned and shown as an unknown ticket (decision 0056).
+ * is scanned and shown as an unknown ticket (decision 0055).
  */
 function codeOf(index: AttendeeIndex, text: string): string | undefined {
   if (index.get(text)) return text;

@@ -41,7 +41,7 @@ const moveDone = defineMessages({
  * What an admin can do to the event now, in one menu so the page opens on what the event needs
  * rather than on a row of buttons (ten of them wrapped over three lines on a phone): going on sale
  * or back on sale stays a button of its own, the rest are items, and cancelling or deleting sit
- * apart at the end, under a label that says they cannot be undone (decision 0057).
+ * apart at the end, under a label that says they cannot be undone (decision 0056).
  */
 export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow; hasTicketTypes: boolean }) {
   const intl = useIntl();

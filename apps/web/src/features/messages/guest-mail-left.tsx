@@ -7,7 +7,7 @@ export const guestMailAllowanceKey = (eventId: string) => ['messages.guestMailAl
 
 /**
  * How many more guests who never bought a ticket (typed into a guest list) may be emailed now, and
- * when more may go: buyers are not counted. Lower while nothing has been sold (decision 0054).
+ * when more may go: buyers are not counted. Lower while nothing has been sold (decision 0053).
  */
 export function GuestMailLeft({ allowance }: { allowance: GuestMailAllowance }) {
   const intl = useIntl();
