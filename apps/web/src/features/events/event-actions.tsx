@@ -19,7 +19,7 @@ import { defineMessages, FormattedMessage, useIntl } from 'react-intl';
 import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { useErrorMessage } from '../../lib/error-message';
-import { MenuItemLink } from '../../lib/links';
+import { MenuItemLink } from '../../lib/menu-item-link';
 import { EditEventDialog } from './edit-event-dialog';
 
 const moveLabels = defineMessages({
