@@ -120,7 +120,8 @@ describe('an organizer who adds French to an English event, and visitors who rea
     await screenshots(buyer, 'event-languages-my-tickets-fr');
     await buyer.getByRole('link', { name: t('myTickets.order') }).click();
     await buyer.getByRole('link', { name: 'Jazz du port' }).waitFor();
-    await buyer.getByText('Debout', { exact: true }).waitFor();
+    // The order's line and its ticket's row under "Who is coming?".
+    await expect.poll(() => buyer.getByText('Debout', { exact: true }).count()).toBe(2);
 
     // The interface in English: the event in its main language, at once.
     // The account keeps the choice, for the emails sent to the buyer later.
@@ -130,6 +131,6 @@ describe('an organizer who adds French to an English event, and visitors who rea
     await buyer.getByRole('combobox', { name: t('shell.language') }).selectOption('en');
     expect((await (await saved).response())?.status()).toBe(200);
     await buyer.getByRole('link', { name: 'Harbour Jazz' }).waitFor();
-    await buyer.getByText('Standing', { exact: true }).waitFor();
+    await expect.poll(() => buyer.getByText('Standing', { exact: true }).count()).toBe(2);
   });
 });

@@ -3,7 +3,8 @@ import type { Stripe, StripeElementLocale } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import { Alert, Button, Stack } from '@mantine/core';
 import { useState } from 'react';
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage } from 'react-intl';
+import { useLocale } from '../../lib/i18n';
 
 // One Stripe.js per publishable key. This module is imported only when the payment step opens, and
 // `pure` adds the <script> only when loadStripe is called: no page before it talks to Stripe.
@@ -23,11 +24,13 @@ export interface StripePaymentProps {
 
 /** Stripe's Payment Element in the buyer's language; confirmation happens in the browser with Stripe.js. */
 export function StripePayment({ publishableKey, clientSecret, returnUrl, onPaid }: StripePaymentProps) {
-  const intl = useIntl();
+  // The interface's language, which Stripe speaks in all six; not the region's tag dates are written
+  // in ("en-US" is no locale of Stripe's).
+  const { locale } = useLocale();
   return (
     <Elements
       stripe={stripeFor(publishableKey)}
-      options={{ clientSecret, locale: intl.locale as StripeElementLocale, appearance: { theme: 'stripe' } }}
+      options={{ clientSecret, locale: locale as StripeElementLocale, appearance: { theme: 'stripe' } }}
     >
       <PaymentForm returnUrl={returnUrl} onPaid={onPaid} />
     </Elements>
