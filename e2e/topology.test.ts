@@ -9,6 +9,7 @@ import { call, post } from '../bench/support/callable';
 import { createOrganization, createPeople } from '../bench/support/people';
 import { createSaleEvent, orderInput } from '../bench/support/sale-event';
 import { createScratchDatabase, type ScratchDatabase } from '../bench/support/scratch-database';
+import { benchAuthSecret } from '../bench/support/server';
 import { checkTopology } from '../deploy/checks';
 import { requireProgram } from '../deploy/processes';
 import { repositoryRoot, startTopology, stoppedCleanly, type Topology } from '../deploy/topology';
@@ -46,7 +47,15 @@ describe.skipIf(!adminUrl || !programs)('several web processes and a worker behi
     cpSync(path.join(repositoryRoot, 'apps/web/dist'), dist, { recursive: true });
     cpSync(path.join(repositoryRoot, 'apps/web/dist-server'), path.join(site, 'dist-server'), { recursive: true });
     database = await createScratchDatabase(adminUrl!);
-    topology = await startTopology({ databaseUrl: database.url, web: 2, workers: 1, collectors: 1, env: { WEB_DIST_DIR: dist } });
+    topology = await startTopology({
+      databaseUrl: database.url,
+      web: 2,
+      workers: 1,
+      collectors: 1,
+      // The people's bearer tokens are signed with the secret every benchmark's server has (bench/support/sign-in.ts).
+      authSecret: benchAuthSecret,
+      env: { WEB_DIST_DIR: dist },
+    });
   }, 180_000);
 
   afterAll(async () => {
