@@ -7,11 +7,11 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
 import { eventChange } from '../events/schema';
-import { fixRecipients, recipientsPerBatch } from './audience';
+import { fixRecipients } from './audience';
 import { changeLines, changeNoticeSubject } from './compose-change-notice';
 import { countGuestMail } from './guest-mail';
 import { attendeeMessage } from './schema';
-import { sendMessageBatchJob } from './send-message';
+import { queueMessageBatches } from './send-message';
 import { eventMessagesTopic } from './topics';
 
 /**
@@ -73,21 +73,7 @@ export const sendChangeNoticeCallable = defineCallable(sendChangeNotice, {
         organizationId: found.organizationId,
         emails: counts.guests,
       });
-      const waiting = counts.recipients - counts.unreachable;
-      await tx
-        .update(attendeeMessage)
-        .set({
-          recipients: counts.recipients,
-          unreachable: counts.unreachable,
-          ...(waiting === 0 ? { finishedAt: new Date() } : {}),
-        })
-        .where(eq(attendeeMessage.id, id));
-      const batches = Math.ceil(counts.recipients / recipientsPerBatch);
-      await ctx.jobs.enqueueMany(
-        tx,
-        sendMessageBatchJob,
-        Array.from({ length: batches }, (_, batch) => ({ messageId: id, batch })),
-      );
+      await queueMessageBatches(tx, ctx.jobs, id, counts);
       await recordAudit(tx, {
         organizationId: found.organizationId,
         eventId: found.id,

@@ -9,11 +9,11 @@ import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
 import { consumeQuotas, quotaKey } from '../orders/orders.api';
 import { sendChangeNoticeCallable } from './change-notice';
-import { checkAudience, countAudience, fixRecipients, recipientsPerBatch } from './audience';
+import { checkAudience, countAudience, fixRecipients } from './audience';
 import { composeAttendeeMessage } from './compose-message';
 import { countGuestMail, guestMailAllowanceOf } from './guest-mail';
 import { attendeeMessage } from './schema';
-import { sendMessageBatchJob } from './send-message';
+import { queueMessageBatches } from './send-message';
 import { eventMessagesTopic } from './topics';
 
 /** How many messages an event's admins may send in an hour, together: a mistake repeated in a loop reaches nobody twenty times. */
@@ -97,21 +97,7 @@ export const sendMessageCallable = defineCallable(sendAttendeeMessage, {
         organizationId: found.organizationId,
         emails: counts.guests,
       });
-      const waiting = counts.recipients - counts.unreachable;
-      await tx
-        .update(attendeeMessage)
-        .set({
-          recipients: counts.recipients,
-          unreachable: counts.unreachable,
-          ...(waiting === 0 ? { finishedAt: new Date() } : {}),
-        })
-        .where(eq(attendeeMessage.id, id));
-      const batches = Math.ceil(counts.recipients / recipientsPerBatch);
-      await ctx.jobs.enqueueMany(
-        tx,
-        sendMessageBatchJob,
-        Array.from({ length: batches }, (_, batch) => ({ messageId: id, batch })),
-      );
+      await queueMessageBatches(tx, ctx.jobs, id, counts);
       await recordAudit(tx, {
         organizationId: found.organizationId,
         eventId: found.id,

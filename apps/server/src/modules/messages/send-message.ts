@@ -4,9 +4,12 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { organization } from '../../platform/auth/organization-schema';
 import { imageUrl, jpegVariantOf } from '../../platform/files/uploads';
+import type { Tx } from '../../platform/db/database';
+import type { JobSender } from '../../platform/jobs/job-queue';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
 import { event, eventChange } from '../events/schema';
 import { composeChangeNotice } from './compose-change-notice';
+import { recipientsPerBatch } from './audience';
 import { composeAttendeeMessage } from './compose-message';
 import { attendeeMessage, attendeeMessageRecipient } from './schema';
 import { eventMessagesTopic } from './topics';
@@ -129,3 +132,31 @@ export const sendMessageBatchJob = defineJob({
     await sendMessageBatch(services, data);
   },
 });
+
+/**
+ * A message whose recipients are fixed: their counts on its row (finished at once when nobody can be
+ * reached) and one `messages.sendBatch` job per batch, in the transaction that wrote it. Attendee
+ * messages and change notices are queued alike.
+ */
+export async function queueMessageBatches(
+  tx: Tx,
+  jobs: JobSender,
+  messageId: string,
+  counts: { recipients: number; unreachable: number },
+): Promise<void> {
+  const waiting = counts.recipients - counts.unreachable;
+  await tx
+    .update(attendeeMessage)
+    .set({
+      recipients: counts.recipients,
+      unreachable: counts.unreachable,
+      ...(waiting === 0 ? { finishedAt: new Date() } : {}),
+    })
+    .where(eq(attendeeMessage.id, messageId));
+  const batches = Math.ceil(counts.recipients / recipientsPerBatch);
+  await jobs.enqueueMany(
+    tx,
+    sendMessageBatchJob,
+    Array.from({ length: batches }, (_, batch) => ({ messageId, batch })),
+  );
+}
