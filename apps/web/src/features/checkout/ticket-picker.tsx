@@ -16,6 +16,7 @@ import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { sendStep, useStep } from '../../lib/beacon';
 import { useEventLanguage } from '../../lib/event-language';
+import { useKeptDraft } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
@@ -114,6 +115,16 @@ export function TicketPicker({
   const [answering, setAnswering] = useState(false);
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
+  // What was chosen and answered, back after a reload for a new build (lib/kept-drafts.ts).
+  useKeptDraft(
+    `checkout ${event.id}`,
+    () => ({ quantities, drafts, answering }),
+    (kept) => {
+      setQuantities(kept.quantities);
+      setDrafts(kept.drafts);
+      setAnswering(kept.answering);
+    },
+  );
   useStep(
     event.id,
     'tickets',
