@@ -4,6 +4,7 @@ export { registerCalendarRoute } from './calendar.routes';
 export { titlesAndVenues } from './content-sql';
 export { eventCoverSlot } from './event-cover';
 export { eventPageHead, withHead } from './event-page-head';
+export { eventEndCallables, type EndEventOrders } from './event-end';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
@@ -18,5 +19,5 @@ export {
   type PlaceKind,
   type PlaceLine,
 } from './places';
-export { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
+export { eventOrdersTopic, eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 export { recentSaleInfo, type SaleInfo } from './sale-info';
