@@ -3,6 +3,7 @@ import type { OrderActivityKind } from '@admit/shared/orders';
 import type { Db, Tx } from '../../platform/db/database';
 import { orderActivity } from './schema';
 import { orderTopics } from './topics';
+import { tokenOpens } from './order-access';
 
 /**
  * Adds a line to an order's payment timeline (the organizer's order detail). Call it in the
@@ -37,5 +38,5 @@ export async function recordActivityOnce(
   return written.length > 0;
 }
 
-/** What a buyer's change to a ticket does to its order (the tickets module's TicketChangeOnOrder, given by app.ts). */
-export const orderSideOfTicketChanges = { record: recordActivity, topics: orderTopics };
+/** What a buyer's change to a ticket does to its order, and whether a guest's token opens it (the tickets module's TicketChangeOnOrder, given by app.ts). */
+export const orderSideOfTicketChanges = { record: recordActivity, topics: orderTopics, tokenOpens };

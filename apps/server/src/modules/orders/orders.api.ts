@@ -2,6 +2,7 @@
 // folder is its own.
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds, releaseHold } from './holds';
+export { buyersOrder, claimGuestOrders, guestOrderUrl, tokenOpens } from './order-access';
 export { orderSideOfTicketChanges, recordActivity, recordActivityOnce } from './order-activity';
 export { setOrderMoney } from './order-money';
 export { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
@@ -15,7 +16,7 @@ export {
   type OrderEmailDeps,
 } from './order-emails';
 export { orderDetailLiveQueries } from './order-detail.live';
-export { ordersCallables, ownOrder } from './orders.functions';
+export { ordersCallables } from './orders.functions';
 export { ordersLiveQueries } from './orders.live';
 export { cancellationRefundKey } from './refund-keys';
 export { eventOrdersTopic, orderTopic, orderTopics } from './topics';

@@ -2,6 +2,7 @@ import { expireHoldJob } from './holds';
 import {
   sendConfirmationJob,
   sendEventCancelledNoticeJob,
+  sendGuestLinkJob,
   sendLatePaymentRefundNoticeJob,
   sendRefundNoticeJob,
 } from './order-emails';
@@ -12,6 +13,7 @@ import {
 // (refunds, a cancelled event's orders) are in payments.jobs.ts.
 export const ordersJobs = [
   sendConfirmationJob,
+  sendGuestLinkJob,
   sendRefundNoticeJob,
   sendLatePaymentRefundNoticeJob,
   expireHoldJob,

@@ -1,8 +1,9 @@
 import { changeAnswers } from '@admit/shared/questions';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { and, eq, type SQL } from 'drizzle-orm';
+import type { Config } from '../../platform/config';
 import type { Tx } from '../../platform/db/database';
-import { defineCallable } from '../../platform/http/callable';
+import { defineCallable, type CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
 import { checkTicketAnswers, questionsOf } from '../questions/questions.api';
@@ -20,18 +21,26 @@ export interface TicketChangeOnOrder {
     orderId: string,
     kind: 'holder_changed' | 'answers_changed',
     detail: Record<string, string | null>,
-    actorId: string,
+    actorId: string | null,
   ): Promise<void>;
   topics(found: { id: string; eventId: string; buyerId: string | null }, organizationId: string): string[];
+  /** Whether a guest's token (from their email) opens the order (decision 0060). */
+  tokenOpens(config: Pick<Config, 'AUTH_SECRET'>, orderId: string, token: string | undefined): boolean;
 }
 
 /**
  * A ticket of the caller's own order, locked until the transaction ends, with its order and event,
  * and whether what the buyer says about it can still change: valid, of an event not cancelled and
  * not started (afterwards the door's lists must stay as they were synced). Anyone else's ticket is
- * `not-found`, as one that does not exist.
+ * `not-found`, as one that does not exist. A guest's token opens the tickets of its order only (decision 0060).
  */
-async function lockBuyersTicket(tx: Tx, buyerId: string, which: SQL | undefined) {
+async function lockBuyersTicket(
+  tx: Tx,
+  ctx: CallContext,
+  guest: { onOrder: TicketChangeOnOrder; accessToken: string | undefined },
+  which: SQL | undefined,
+) {
+  if (!ctx.user && guest.accessToken === undefined) throw new CallableError('unauthenticated', 'Sign in to do this');
   const [found] = await tx
     .select({
       ticket,
@@ -43,7 +52,12 @@ async function lockBuyersTicket(tx: Tx, buyerId: string, which: SQL | undefined)
     .innerJoin(event, eq(event.id, ticket.eventId))
     .where(which)
     .for('update', { of: ticket });
-  if (!found || found.order.buyerId !== buyerId) throw new CallableError('not-found', 'No such ticket');
+  const theirs =
+    found &&
+    (guest.accessToken !== undefined
+      ? guest.onOrder.tokenOpens(ctx.config, found.order.id, guest.accessToken)
+      : found.order.buyerId === ctx.user!.id);
+  if (!found || !theirs) throw new CallableError('not-found', 'No such ticket');
   const open = found.ticket.status === 'valid' && found.event.status !== 'cancelled' && found.event.startsAt > new Date();
   return { ...found, open };
 }
@@ -55,10 +69,10 @@ async function lockBuyersTicket(tx: Tx, buyerId: string, which: SQL | undefined)
  */
 const setTicketHolderCallable = (onOrder: TicketChangeOnOrder) =>
   defineCallable(setTicketHolder, {
-    auth: 'required',
+    auth: 'optional',
     async handler(input, ctx) {
       const changed = await ctx.db.transaction(async (tx) => {
-        const found = await lockBuyersTicket(tx, ctx.user.id, eq(ticket.id, input.ticketId));
+        const found = await lockBuyersTicket(tx, ctx, { onOrder, accessToken: input.accessToken }, eq(ticket.id, input.ticketId));
         if (!found.open)
           throw new CallableError('failed-precondition', 'The holder cannot change any more', { reason: 'holder-fixed' });
         if (found.ticket.holderName === input.name) return null;
@@ -68,7 +82,7 @@ const setTicketHolderCallable = (onOrder: TicketChangeOnOrder) =>
           found.order.id,
           'holder_changed',
           { from: found.ticket.holderName, to: input.name },
-          ctx.user.id,
+          ctx.user?.id ?? null,
         );
         return found;
       });
@@ -83,19 +97,26 @@ const setTicketHolderCallable = (onOrder: TicketChangeOnOrder) =>
  */
 const changeAnswersCallable = (onOrder: TicketChangeOnOrder) =>
   defineCallable(changeAnswers, {
-    auth: 'required',
+    auth: 'optional',
     async handler(input, ctx) {
       const changed = await ctx.db.transaction(async (tx) => {
         const found = await lockBuyersTicket(
           tx,
-          ctx.user.id,
+          ctx,
+          { onOrder, accessToken: input.accessToken },
           and(eq(ticket.id, input.ticketId), eq(ticket.orderId, input.orderId)),
         );
         if (!found.open)
           throw new CallableError('failed-precondition', 'Answers cannot change any more', { reason: 'answers-closed' });
         const answers = checkTicketAnswers(await questionsOf(tx, found.ticket.eventId), found.ticket.ticketTypeId, input.answers);
         await tx.update(ticket).set({ answers }).where(eq(ticket.id, found.ticket.id));
-        await onOrder.record(tx, found.order.id, 'answers_changed', { ticket: found.ticket.id.slice(0, 8) }, ctx.user.id);
+        await onOrder.record(
+          tx,
+          found.order.id,
+          'answers_changed',
+          { ticket: found.ticket.id.slice(0, 8) },
+          ctx.user?.id ?? null,
+        );
         return found;
       });
       ctx.publish(...onOrder.topics(changed.order, changed.event.organizationId));

@@ -1,4 +1,4 @@
-import { ButtonLink } from '../../lib/links';
+import { AnchorLink, ButtonLink } from '../../lib/links';
 import type { codeTicketTypes } from '@admit/shared/codes';
 import { contractRef } from '@admit/shared/contract-ref';
 import type { PublicEventRow, ticketAvailability, TicketAvailabilityRow } from '@admit/shared/events';
@@ -23,6 +23,7 @@ import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
 import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
+import { GuestFields, type GuestDraft } from './guest-fields';
 import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
@@ -113,6 +114,10 @@ export function TicketPicker({
     if (asksAnything) void loadAttendeeStep();
   }, [asksAnything]);
   const [answering, setAnswering] = useState(false);
+  // Not signed in: "Continue with email" orders as a guest, with a name and an address (decision 0060).
+  const [asGuest, setAsGuest] = useState(false);
+  const [guest, setGuest] = useState<GuestDraft>({ name: '', email: '' });
+  const guestOrder = !session.data && asGuest;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
   // What was chosen and answered, back after a reload for a new build (lib/kept-drafts.ts).
@@ -138,6 +143,7 @@ export function TicketPicker({
         idempotencyKey,
         // Only while it takes something off or unlocks what is chosen: a used-up code is left out.
         ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
+        ...(guestOrder ? { guest: { name: guest.name.trim(), email: guest.email.trim() } } : {}),
       }),
     onSuccess: (placed) => {
       sendStep(event.id, 'checkout', placed.orderId);
@@ -147,8 +153,12 @@ export function TicketPicker({
       setAnswering(false);
       setDrafts({});
       setIdempotencyKey(crypto.randomUUID());
-      // Something to pay: the order page is the payment step, with the hold's countdown.
-      if (placed.status === 'pending') void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
+      // Something to pay: the order page is the payment step, with the hold's countdown (a guest's
+      // opened by its token). A guest's free places wait for the emailed link instead.
+      if (placed.status === 'pending' && placed.accessToken)
+        void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId }, search: { token: placed.accessToken } });
+      else if (placed.status === 'pending' && placed.total !== 0)
+        void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
     },
     onError: (error, lines) => {
       setIdempotencyKey(crypto.randomUUID());
@@ -336,6 +346,22 @@ export function TicketPicker({
             </Stack>
           </Alert>
         )}
+        {mutation.isSuccess && mutation.data.status === 'pending' && mutation.data.total === 0 && mutation.data.holdExpiresAt && (
+          <Alert
+            color="blue"
+            role="status"
+            title={intl.formatMessage({ id: 'picker.guest.sent.title', defaultMessage: 'Check your email' })}
+          >
+            <FormattedMessage
+              id="picker.guest.sent.body"
+              defaultMessage="We sent a link to {email}. Open it before {time} to get your tickets: they are held for you until then."
+              values={{
+                email: <strong>{guest.email.trim()}</strong>,
+                time: intl.formatTime(mutation.data.holdExpiresAt, { hour: 'numeric', minute: '2-digit' }),
+              }}
+            />
+          </Alert>
+        )}
         {mutation.isError && (
           <Alert color="red" role="alert">
             <ErrorSentence error={mutation.error} />
@@ -351,22 +377,58 @@ export function TicketPicker({
             </Text>
           </Group>
         )}
-        {session.data ? (
-          <Button size="md" onClick={submit} disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
-            {asked.length > 0 && !answering ? (
-              <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
-            ) : (
-              <FormattedMessage
-                id="picker.submit"
-                defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
-                values={{ count: total }}
-              />
-            )}
-          </Button>
+        {session.data || guestOrder ? (
+          <form
+            onSubmit={(submitted) => {
+              submitted.preventDefault();
+              submit();
+            }}
+          >
+            <Stack gap="md">
+              {guestOrder && <GuestFields value={guest} onChange={setGuest} />}
+              <Button type="submit" size="md" disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
+                {asked.length > 0 && !answering ? (
+                  <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
+                ) : (
+                  <FormattedMessage
+                    id="picker.submit"
+                    defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
+                    values={{ count: total }}
+                  />
+                )}
+              </Button>
+              {guestOrder && (
+                <Text size="sm" ta="center">
+                  <FormattedMessage
+                    id="picker.guest.haveAccount"
+                    defaultMessage="Have an account? <link>Sign in</link>"
+                    values={{
+                      link: (chunks) => (
+                        <AnchorLink to="/sign-in" search={{ redirect: location.href }}>
+                          {chunks}
+                        </AnchorLink>
+                      ),
+                    }}
+                  />
+                </Text>
+              )}
+            </Stack>
+          </form>
         ) : (
-          <ButtonLink size="md" to="/sign-in" search={{ redirect: location.href }} disabled={session.isPending}>
-            <FormattedMessage id="picker.signIn" defaultMessage="Sign in to get tickets" />
-          </ButtonLink>
+          <div className={classes.choices}>
+            <Button size="md" onClick={() => setAsGuest(true)} disabled={session.isPending || !onSale}>
+              <FormattedMessage id="picker.guest.continue" defaultMessage="Continue with email" />
+            </Button>
+            <ButtonLink
+              size="md"
+              variant="default"
+              to="/sign-in"
+              search={{ redirect: location.href }}
+              disabled={session.isPending}
+            >
+              <FormattedMessage id="picker.guest.signIn" defaultMessage="Sign in" />
+            </ButtonLink>
+          </div>
         )}
       </Stack>
     </Card>
