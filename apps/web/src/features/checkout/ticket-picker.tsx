@@ -123,11 +123,16 @@ export function TicketPicker({
   // What was chosen and answered, back after a reload for a new build (lib/kept-drafts.ts).
   useKeptDraft(
     `checkout ${event.id}`,
-    () => ({ quantities, drafts, answering }),
+    () => ({ quantities, drafts, answering, asGuest, guest }),
     (kept) => {
       setQuantities(kept.quantities);
       setDrafts(kept.drafts);
       setAnswering(kept.answering);
+      // A guest's name and address too (a draft kept before guests could order has neither).
+      if (kept.guest) {
+        setAsGuest(kept.asGuest);
+        setGuest(kept.guest);
+      }
     },
   );
   useStep(
