@@ -14,6 +14,7 @@ import {
   registerBeaconRoute,
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
+import { apiKeysCallables, apiKeysLiveQueries, registerApiRoutes } from './modules/api/api.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
 import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
 import { questionsCallables, questionsLiveQueries } from './modules/questions/questions.api';
@@ -79,6 +80,7 @@ export const callables = [
   ...codesCallables,
   ...questionsCallables,
   setAccountLanguageCallable,
+  ...apiKeysCallables,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
 export const jobDefinitions = [...ordersJobs, ...messagesJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];
@@ -93,6 +95,7 @@ export const liveQueries = [
   ...messagesLiveQueries,
   ...codesLiveQueries,
   ...questionsLiveQueries,
+  ...apiKeysLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -335,6 +338,12 @@ export async function buildApp(options: BuildAppOptions) {
   if (!production) await registerDevOutbox(app, database.db);
   registerTicketPdfRoute(app, { db: database.db, storage, getUser: (request) => sessions.userOf(request) });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
+  await registerApiRoutes(app, {
+    db: database.db,
+    publicUrl: options.publicUrl,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    publish: (topics) => hub.publish(topics),
+  });
   registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request), publicUrl: options.publicUrl });
   const pictureDeps = {
     db: database.db,

@@ -72,7 +72,7 @@ const keyOfAnotherEvent = () =>
  * whatever its result. A scan replayed with its key is answered as the first time and changes
  * nothing. The keys already recorded and the tickets of the codes are read once for the whole queue.
  */
-async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
+export async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
   const keys = scans.map((scan) => scan.idempotencyKey);
   const recordedByKey = new Map(
     (await db.select().from(checkIn).where(inArray(checkIn.idempotencyKey, keys))).map((row) => [row.idempotencyKey, row]),
@@ -160,7 +160,7 @@ async function otherEventOf(db: Db, scan: ScanInput, tickets: readonly { eventId
 }
 
 /** The check-ins topic, naming the tickets the scans were of (the door's list reads only those). */
-const scannedTopic = (eventId: string, answers: readonly ScanOutput[]) =>
+export const scannedTopic = (eventId: string, answers: readonly ScanOutput[]) =>
   topicWithKeys(
     checkInsTopic(eventId),
     answers.flatMap((answer) => (answer.ticket ? [answer.ticket.id] : [])),
