@@ -219,6 +219,24 @@ describe('who may call each route', () => {
     });
 });
 
+describe('revoking a key', () => {
+  it('refuses it at once, on this process and on another one sharing the database', async () => {
+    const made = await makeKey(owner.cookie, organizationId, ['read'], 'Short-lived');
+    const other = t.database.url ? await createTestApp({ databaseUrl: t.database.url }) : null;
+    try {
+      const otherUrl = other ? await other.app.listen({ port: 0, host: '127.0.0.1' }) : url;
+      const ask = (base: string) => fetch(`${base}/api/v1/events`, { headers: { authorization: `Bearer ${made.key}` } });
+      expect((await ask(url)).status).toBe(200);
+      expect((await ask(otherUrl)).status).toBe(200);
+      await t.call(revokeApiKey, { organizationId, apiKeyId: made.apiKeyId }, owner.cookie);
+      expect((await ask(otherUrl)).status).toBe(401);
+      expect((await ask(url)).status).toBe(401);
+    } finally {
+      await other?.close();
+    }
+  });
+});
+
 describe('idempotency, errors and rates', () => {
   it('replays the first answer to the same Idempotency-Key and refuses the key with another body', async () => {
     const post = (code: string) =>
