@@ -2,7 +2,7 @@ import { apiKeyPrefix, type ApiScope } from '@admit/shared/api-keys';
 import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/database';
-import { consumeQuota, quotaKey, quotaLeft, type Quota } from '../orders/orders.api';
+import { consumeQuota, quotaKey, quotaLeft, type Quota } from '../../platform/quotas/call-quota';
 import { hashOfKey } from './api-keys.functions';
 import { ApiProblem } from './problem';
 import { apiKey } from './schema';

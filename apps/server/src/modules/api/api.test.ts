@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrgAs, createPublishedEvent } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { ticket } from '../tickets/schema';
-import { callQuota } from '../orders/schema';
-import { quotaKey } from '../orders/orders.api';
+import { callQuota } from '../../platform/quotas/schema';
+import { quotaKey } from '../../platform/quotas/call-quota';
 import type { paths } from './api-v1.generated';
 import { apiRoutes } from './routes';
 

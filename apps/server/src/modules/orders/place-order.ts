@@ -7,7 +7,7 @@ import type { Db } from '../../platform/db/database';
 import { enqueueInStatement } from '../../platform/jobs/job-queue';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
-import { countQuotaUsesInStatement, type Quota } from './call-quota';
+import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
 import { sendConfirmationJob } from './order-emails';
 
 /** One buyer's free order of one ticket type, as it waits to be made with others. */
