@@ -137,7 +137,14 @@ describe('a sync with a generated client', () => {
       params: { path: { event_id: eventId }, query: { cursor } },
     });
     expect(still.data?.data).toEqual([]);
+    const { rows } = await t.database.execute('select now() as now', []);
+    const beforeRename = new Date(rows[0]!.now as string).toISOString();
     await t.db.execute(sql`update "order" set buyer_name = 'Buyer Renamed' where id = 'bulk-500'`);
+    const sinceTime = await api.GET('/api/v1/events/{event_id}/orders', {
+      params: { path: { event_id: eventId }, query: { updated_since: beforeRename } },
+    });
+    expect(sinceTime.data?.data.map((one) => one.id)).toContain('bulk-500');
+    expect(sinceTime.data?.data.map((one) => one.id)).toEqual(['bulk-500']);
     const changed = await api.GET('/api/v1/events/{event_id}/orders', {
       params: { path: { event_id: eventId }, query: { cursor } },
     });

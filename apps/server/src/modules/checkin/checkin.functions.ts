@@ -65,9 +65,9 @@ const keyOfAnotherEvent = () =>
   });
 
 /**
- * Applies scans in the order given, each with its own key and its own transaction (a transaction
- * for a whole queue would hold tickets across it, and two doors with opposite queues could
- * deadlock). The first scan of a valid ticket admits it, with one conditional update, so of two
+ * Applies scans in the order given (the door's callables here, and the REST API's check-ins), each
+ * with its own key and its own transaction (a transaction for a whole queue would hold tickets
+ * across it, and two doors with opposite queues could deadlock). The first scan of a valid ticket admits it, with one conditional update, so of two
  * doors scanning one ticket at once exactly one admits; every scan is kept in the check-in log,
  * whatever its result. A scan replayed with its key is answered as the first time and changes
  * nothing. The keys already recorded and the tickets of the codes are read once for the whole queue.
