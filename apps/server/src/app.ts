@@ -14,6 +14,7 @@ import {
   registerBeaconRoute,
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
+import { apiKeysCallables, apiKeysLiveQueries, registerApiRoutes } from './modules/api/api.api';
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
 import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
 import { questionsCallables, questionsLiveQueries } from './modules/questions/questions.api';
@@ -87,6 +88,7 @@ export const callables = [
   ...codesCallables,
   ...questionsCallables,
   setAccountLanguageCallable,
+  ...apiKeysCallables,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
 export const jobDefinitions = [
@@ -108,6 +110,7 @@ export const liveQueries = [
   ...messagesLiveQueries,
   ...codesLiveQueries,
   ...questionsLiveQueries,
+  ...apiKeysLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -373,6 +376,12 @@ export async function buildApp(options: BuildAppOptions) {
     tokenOpens: (orderId, token) => tokenOpens(config, orderId, token),
   });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
+  await registerApiRoutes(app, {
+    db: database.db,
+    publicUrl: options.publicUrl,
+    ratePerMinute: config.API_RATE_LIMIT_PER_MINUTE,
+    publish: (topics) => hub.publish(topics),
+  });
   registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request), publicUrl: options.publicUrl });
   const pictureDeps = {
     db: database.db,

@@ -36,6 +36,7 @@ import {
   sendChangeNotice,
 } from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
+import { createApiKey, revokeApiKey } from '@admit/shared/api-keys';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -322,6 +323,15 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(deleteQuestion, { input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId }), expect: adminUp }),
+  callableRow(createApiKey, {
+    input: (w) => ({ organizationId: w.organizationId, name: 'Matrix', scopes: ['read'] }),
+    expect: adminUp,
+  }),
+  callableRow(revokeApiKey, {
+    input: (w) => ({ organizationId: w.organizationId, apiKeyId: 'no-such-key' }),
+    expect: adminUp,
+    note: 'revoking a key that is not there changes nothing',
+  }),
   callableRow(changeAnswers, {
     input: (w) => ({ orderId: w.paidOrderId, ticketId: w.buyerTicketId, answers: {} }),
     expect: ownOnly,
@@ -388,6 +398,7 @@ const liveQueryMatrix: Record<string, Row> = {
   },
   'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
   'codes.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'the codes are secrets' },
+  'apiKeys.ofOrg': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
   'questions.ofEvent': {
     input: (w) => ({ eventId: w.draftEventId }),
     expect: { ...staffUp, signedOut: 'not-found' },

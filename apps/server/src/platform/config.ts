@@ -93,6 +93,8 @@ const ConfigSchema = z
     LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 100),
     LIVE_MAX_SOCKETS_PER_ADDRESS: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 50),
     LIVE_MAX_SOCKETS_PER_ACCOUNT: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 20),
+    /** Requests one REST API key may make per minute, on all server processes together (decision 0062). */
+    API_RATE_LIMIT_PER_MINUTE: positiveInt(600),
     /**
      * Quotas per account (decision 0030). Places one buyer may hold in pending orders of one
      * event; order attempts per account and per client address in a window; invitations per

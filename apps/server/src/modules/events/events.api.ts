@@ -21,3 +21,4 @@ export {
 } from './places';
 export { eventOrdersTopic, eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 export { recentSaleInfo, type SaleInfo } from './sale-info';
+export { eventResource } from './event-resource';

@@ -27,8 +27,11 @@ export const order = pgTable(
     locale: text('locale'),
     idempotencyKey: text('idempotency_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
+    index('order_event_updated_idx').on(table.eventId, table.updatedAt, table.id),
     index('order_event_idx').on(table.eventId),
     // Exports read an event's orders in pages of (created_at, id) (modules/exports).
     index('order_event_created_idx').on(table.eventId, table.createdAt, table.id),
