@@ -35,6 +35,12 @@ import {
 import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
 import { registerTicketPdfRoute, ticketsLiveQueries } from './modules/tickets/tickets.api';
+import {
+  deliverWebhookJob,
+  sendDisabledNoticeJob,
+  webhooksCallables,
+  webhooksLiveQueries,
+} from './modules/webhooks/webhooks.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
@@ -78,10 +84,19 @@ export const callables = [
   ...messagesCallables,
   ...codesCallables,
   ...questionsCallables,
+  ...webhooksCallables,
   setAccountLanguageCallable,
 ];
 /** Every background job, run by the web process or by worker processes (worker.ts). */
-export const jobDefinitions = [...ordersJobs, ...messagesJobs, sendInvitationJob, deleteFileJob, aggregateAnalyticsJob];
+export const jobDefinitions = [
+  ...ordersJobs,
+  ...messagesJobs,
+  sendInvitationJob,
+  deleteFileJob,
+  aggregateAnalyticsJob,
+  deliverWebhookJob,
+  sendDisabledNoticeJob,
+];
 export const liveQueries = [
   ...orgsLiveQueries,
   ...eventsLiveQueries,
@@ -93,6 +108,7 @@ export const liveQueries = [
   ...messagesLiveQueries,
   ...codesLiveQueries,
   ...questionsLiveQueries,
+  ...webhooksLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -16,6 +16,7 @@ import { checkOrderAnswers, questionsOf, recentQuestions } from '../questions/qu
 import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
+import { emitOrderWebhook } from './order-resource';
 import { sendConfirmationJob } from './order-emails';
 import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit, requireWithinBuyerLimits } from './order-quotas';
 import { placeFreeOrder } from './order-batches';
@@ -135,6 +136,8 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
             answers: answers[index],
           })),
         });
+      await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.created' });
+      if (!paid) await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.paid' });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
       if (!paid) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
       // A hold ends at its time, even if nobody orders again.

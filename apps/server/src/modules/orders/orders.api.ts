@@ -14,4 +14,4 @@ export { refundsCallables } from './refunds.functions';
 export { registerStripeWebhook } from './stripe-webhook';
 export { eventOrdersTopic, orderTopic, orderTopics } from './topics';
 export { ordersJobs } from './orders.jobs';
-export { orderResource } from './order-resource';
+export { emitOrderWebhook, orderResource } from './order-resource';
