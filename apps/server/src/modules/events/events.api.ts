@@ -20,4 +20,4 @@ export {
 } from './places';
 export { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 export { recentSaleInfo, type SaleInfo } from './sale-info';
-export { eventResource } from './event-resource';
+export { emitEventWebhook, eventResource } from './event-resource';

@@ -7,7 +7,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
 import { PaymentProviderUnavailable } from '../../platform/payments/payment-provider';
-import { eventTopic, orgEventsTopic, publishedEventsTopic, requireEventRole } from '../events/events.api';
+import { emitEventWebhook, eventTopic, orgEventsTopic, publishedEventsTopic, requireEventRole } from '../events/events.api';
 import { event } from '../events/schema';
 import { releaseHold } from './holds';
 import { sendEventCancelledNoticeJob } from './order-emails';
@@ -48,6 +48,7 @@ export const cancelEventCallable = defineCallable(cancelEvent, {
           target: found.title,
           details: { from: found.status, message: input.message },
         });
+        await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.cancelled' });
       }
       await ctx.jobs.enqueue(
         tx,

@@ -53,16 +53,32 @@ export async function orderResource(db: Db, orderId: string): Promise<OrderResou
  * Reports a change of an order to the organization's webhooks, in the transaction `tx` that makes
  * it (an outbox, decision 0063), with the order as it is after the change.
  */
-export function emitOrderWebhook(
+export async function emitOrderWebhook(
   tx: Tx,
-  input: { organizationId: string; orderId: string; type: 'order.created' | 'order.paid' | 'order.refunded' | 'order.cancelled' },
+  input: {
+    /** The order's organization, when the caller has it at hand (else read here). */
+    organizationId?: string;
+    orderId: string;
+    type: 'order.created' | 'order.paid' | 'order.refunded' | 'order.cancelled';
+  },
 ): Promise<void> {
-  return emitWebhook(tx, {
-    organizationId: input.organizationId,
+  const organizationId = input.organizationId ?? (await organizationOf(tx, input.orderId));
+  if (!organizationId) return;
+  await emitWebhook(tx, {
+    organizationId,
     type: input.type,
     objectId: input.orderId,
     payload: () => orderResource(tx, input.orderId),
   });
+}
+
+async function organizationOf(db: Db, orderId: string): Promise<string | undefined> {
+  const [found] = await db
+    .select({ organizationId: event.organizationId })
+    .from(order)
+    .innerJoin(event, eq(event.id, order.eventId))
+    .where(eq(order.id, orderId));
+  return found?.organizationId;
 }
 
 /**

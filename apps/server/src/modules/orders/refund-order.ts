@@ -24,6 +24,7 @@ import {
 } from './refund-state';
 import { order, orderLine, refund } from './schema';
 import { orderTopics } from './topics';
+import { emitOrderWebhook } from './order-resource';
 
 // An admin's refunds (orders.refund): recorded first, then sent to the provider with the refund's
 // own idempotency key. Decisions: docs/decisions/0021-refunds.md.
@@ -150,6 +151,7 @@ async function recordRefund(
     { amount, reason: input.reason, tickets: chosen.length, refundId: row!.id },
     input.actorId,
   );
+  await emitOrderWebhook(tx, { orderId: found.id, type: 'order.refunded' });
   return { row: row!, order: updated! };
 }
 

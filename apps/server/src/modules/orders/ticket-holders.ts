@@ -10,6 +10,7 @@ import { ticket } from '../tickets/schema';
 import { recordActivity } from './order-activity';
 import { order } from './schema';
 import { orderTopics } from './topics';
+import { emitTicketWebhook } from '../tickets/tickets.api';
 
 /**
  * A ticket of the caller's own order, locked until the transaction ends, with its order and event,
@@ -49,6 +50,7 @@ export const setTicketHolderCallable = defineCallable(setTicketHolder, {
       if (found.ticket.holderName === input.name) return null;
       await tx.update(ticket).set({ holderName: input.name }).where(eq(ticket.id, found.ticket.id));
       await recordActivity(tx, found.order.id, 'holder_changed', { from: found.ticket.holderName, to: input.name }, ctx.user.id);
+      await emitTicketWebhook(tx, { ticketId: found.ticket.id, type: 'ticket.holder_changed' });
       return found;
     });
     if (changed) ctx.publish(...orderTopics(changed.order, changed.event.organizationId));

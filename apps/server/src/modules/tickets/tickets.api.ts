@@ -16,4 +16,4 @@ export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic } from './topics';
-export { ticketResource } from './ticket-resource';
+export { emitTicketWebhook, ticketResource } from './ticket-resource';
