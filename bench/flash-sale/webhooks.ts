@@ -71,7 +71,9 @@ async function main() {
   try {
     const database = await createScratchDatabase(adminDatabaseUrl());
     cleanup.add('drop the scratch database', () => database.drop());
-    const server = await startServer({ env: { DATABASE_URL: database.url, TRUST_PROXY: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true' } });
+    const server = await startServer({
+      env: { DATABASE_URL: database.url, TRUST_PROXY: 'true', WEBHOOKS_ALLOW_PRIVATE: 'true' },
+    });
     cleanup.add('stop the server', () => server.stop());
     const receiver = await startReceiver();
     cleanup.add('stop the receiver', () => receiver.close());
