@@ -6,7 +6,8 @@
 // signature with the standardwebhooks package. Targets: the second run's orders per second at least
 // 0.9 × the first's, and the last webhook within 10 s of the last order.
 //
-// Environment: BENCH_DATABASE_URL, BENCH_SECONDS (8), BENCH_BUYERS (2000), BENCH_WEBHOOK_WAIT_SECONDS (60), BENCH_LABEL.
+// Environment: BENCH_DATABASE_URL, BENCH_SECONDS (8), BENCH_BUYERS (2000), BENCH_CONNECTIONS (200),
+// BENCH_WEBHOOK_WAIT_SECONDS (60), BENCH_LABEL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -29,7 +30,7 @@ const seconds = numberOption('BENCH_SECONDS', 8);
 const buyerCount = numberOption('BENCH_BUYERS', 2_000);
 const webhookWaitSeconds = numberOption('BENCH_WEBHOOK_WAIT_SECONDS', 60);
 const label = textOption('BENCH_LABEL');
-const concurrency = 200;
+const concurrency = numberOption('BENCH_CONNECTIONS', 200);
 const targets = { throughputRatio: 0.9, lastWebhookWithinMs: 10_000 };
 
 /** A webhook receiver: when each order's `order.created` arrived, and how many signatures failed. */

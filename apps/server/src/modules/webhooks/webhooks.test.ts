@@ -1,14 +1,24 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OrderResource } from '@admit/shared/api-resources';
+import { cancelEvent } from '@admit/shared/event-changes';
 import { createOrder } from '@admit/shared/orders';
-import { createWebhook, pingWebhook, resendWebhook, rotateWebhookSecret, updateWebhook } from '@admit/shared/webhooks';
+import { setTicketHolder } from '@admit/shared/tickets';
+import {
+  createWebhook,
+  pingWebhook,
+  resendWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  type WebhookEventType,
+} from '@admit/shared/webhooks';
 import { eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderResource } from '../orders/orders.api';
 import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { ticket } from '../tickets/schema';
 import { webhookDelivery, webhookEndpoint } from './schema';
 
 /** What a receiver got: the request's headers and body, and whether its signature checked out. */
@@ -90,7 +100,7 @@ describe('signed webhooks', () => {
     await receiver.close();
   });
 
-  async function addEndpoint(path: string, eventTypes: ('order.created' | 'order.paid')[]) {
+  async function addEndpoint(path: string, eventTypes: WebhookEventType[]) {
     const { status, body } = await t.call(createWebhook, { organizationId, url: receiver.url(path), eventTypes }, owner.cookie);
     expect(status).toBe(200);
     expect(body.result.secret).toMatch(/^whsec_/);
@@ -205,6 +215,33 @@ describe('signed webhooks', () => {
     verify(after, ping!);
     expect(JSON.parse(ping!.body)).toMatchObject({ type: 'webhook.ping', data: { id: endpointId } });
     await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('reports a ticket’s new holder, the event’s cancellation and the refunds it makes', async () => {
+    const { secret } = await addEndpoint('/changes', ['ticket.holder_changed', 'event.cancelled', 'order.refunded']);
+    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
+    const [one] = await t.db.select().from(ticket).where(eq(ticket.orderId, ordered.body.result.orderId));
+    expect((await t.call(setTicketHolder, { ticketId: one!.id, name: 'Gina Guest' }, buyer.cookie)).status).toBe(200);
+    expect((await t.call(cancelEvent, { eventId, message: 'The roof leaks.' }, owner.cookie)).status).toBe(200);
+    const got = await until(
+      async () => {
+        await t.settleJobs();
+        return receiver.received('/changes');
+      },
+      (requests) => requests.some((request) => request.body.includes('"order.refunded"')),
+      60_000,
+    );
+    const bodies = got.map((request) => {
+      verify(secret, request);
+      return JSON.parse(request.body) as { type: string; data: Record<string, unknown> };
+    });
+    expect(bodies.find((body) => body.type === 'ticket.holder_changed')?.data).toMatchObject({
+      object: 'ticket',
+      id: one!.id,
+      holder_name: 'Gina Guest',
+    });
+    expect(bodies.find((body) => body.type === 'event.cancelled')?.data).toMatchObject({ object: 'event', status: 'cancelled' });
+    expect(bodies.find((body) => body.type === 'order.refunded')?.data).toMatchObject({ object: 'order' });
   });
 });
 
