@@ -17,24 +17,27 @@ import {
 import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
 import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
 import { questionsCallables, questionsLiveQueries } from './modules/questions/questions.api';
-import { eventCoverSlot, eventsCallables, eventsLiveQueries, registerCalendarRoute } from './modules/events/events.api';
+import {
+  eventCoverSlot,
+  eventEndCallables,
+  eventsCallables,
+  eventsLiveQueries,
+  registerCalendarRoute,
+} from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
 import { importsCallables } from './modules/imports/imports.api';
 import { messagesCallables, messagesJobs, messagesLiveQueries } from './modules/messages/messages.api';
 import {
   orderDetailLiveQueries,
+  orderSideOfTicketChanges,
   ordersCallables,
   ordersLiveQueries,
   ordersJobs,
-  refundsCallables,
-  eventEndCallables,
-  registerStripeWebhook,
-  setTicketHolderCallable,
-  changeAnswersCallable,
 } from './modules/orders/orders.api';
+import { cancelEventOrdersJob, paymentsCallables, paymentsJobs, registerStripeWebhook } from './modules/payments/payments.api';
 import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
-import { registerTicketPdfRoute, ticketsLiveQueries } from './modules/tickets/tickets.api';
+import { registerTicketPdfRoute, ticketHolderCallables, ticketsLiveQueries } from './modules/tickets/tickets.api';
 import {
   deliverWebhookJob,
   sendDisabledNoticeJob,
@@ -74,10 +77,12 @@ export const callables = [
   ...orgsCallables,
   ...eventsCallables,
   ...ordersCallables,
-  ...refundsCallables,
-  ...eventEndCallables,
-  setTicketHolderCallable,
-  changeAnswersCallable,
+  ...paymentsCallables,
+  // The lower modules' callables that go on in a higher one's work, handed it here (decision 0059):
+  // a cancelled event's orders are ended by the payments module's job, and a buyer's change to a
+  // ticket is written on its order's timeline by the orders module.
+  ...eventEndCallables(cancelEventOrdersJob),
+  ...ticketHolderCallables(orderSideOfTicketChanges),
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
@@ -90,6 +95,7 @@ export const callables = [
 /** Every background job, run by the web process or by worker processes (worker.ts). */
 export const jobDefinitions = [
   ...ordersJobs,
+  ...paymentsJobs,
   ...messagesJobs,
   sendInvitationJob,
   deleteFileJob,

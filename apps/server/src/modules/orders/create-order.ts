@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
+import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from '../codes/codes.api';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';

@@ -1,6 +1,6 @@
 import { localizeEvent } from '@admit/shared/event-content';
 import { isLocale } from '@admit/shared/locales';
-import { cancelOrder, confirmPayment, createOrder as createOrderContract, startPayment } from '@admit/shared/orders';
+import { cancelOrder, createOrder as createOrderContract, startPayment } from '@admit/shared/orders';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
@@ -9,7 +9,6 @@ import { event } from '../events/schema';
 import { createOrder } from './create-order';
 import { releaseHold } from './holds';
 import { recordActivity } from './order-activity';
-import { settleAndAnnounce } from './payment-outcome';
 import { order } from './schema';
 import { orderTopics } from './topics';
 
@@ -19,7 +18,7 @@ export const createOrderCallable = defineCallable(createOrderContract, {
 });
 
 /** The buyer's own order, or not-found (another person's order id reveals nothing). */
-async function ownOrder(db: Db, orderId: string, userId: string) {
+export async function ownOrder(db: Db, orderId: string, userId: string) {
   const [found] = await db
     .select()
     .from(order)
@@ -79,18 +78,6 @@ export const startPaymentCallable = defineCallable(startPayment, {
   },
 });
 
-export const confirmPaymentCallable = defineCallable(confirmPayment, {
-  auth: 'required',
-  async handler(input, ctx) {
-    const found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
-    if (!found.paymentRef) return { status: found.status, paymentStatus: null };
-    // The browser's word is not enough: the payment is read back from the provider.
-    const payment = await ctx.payments.retrievePaymentIntent(found.paymentRef);
-    const settled = await settleAndAnnounce(ctx, found.id, payment);
-    return { status: settled.order.status, paymentStatus: payment.status };
-  },
-});
-
 export const cancelOrderCallable = defineCallable(cancelOrder, {
   auth: 'required',
   async handler(input, ctx) {
@@ -102,4 +89,5 @@ export const cancelOrderCallable = defineCallable(cancelOrder, {
   },
 });
 
-export const ordersCallables = [createOrderCallable, startPaymentCallable, confirmPaymentCallable, cancelOrderCallable];
+// Confirming a payment (orders.confirmPayment) is the payments module's: it settles the order.
+export const ordersCallables = [createOrderCallable, startPaymentCallable, cancelOrderCallable];

@@ -7,8 +7,8 @@ import type { Db } from '../../platform/db/database';
 import { enqueueInStatement } from '../../platform/jobs/job-queue';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
+import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
 import { emitWebhooksInStatement } from '../webhooks/webhooks.api';
-import { countQuotaUsesInStatement, type Quota } from './call-quota';
 import { sendConfirmationJob } from './order-emails';
 import { placedOrderResourceSql } from './order-resource';
 

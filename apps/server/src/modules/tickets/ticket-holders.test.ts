@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { user } from '../../platform/auth/schema';
-import { ticket } from '../tickets/schema';
-import { order, orderActivity } from './schema';
+import { ticket } from './schema';
+import { order, orderActivity } from '../orders/schema';
 
 // Tickets carry the name of the person they are for: the buyer's by default, changed by the buyer
 // until the event starts; a buyer without a name is shown by their phone number or address.

@@ -13,7 +13,8 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
 import { reconcileRefunds } from './reconcile-refunds';
 import { resendRefund } from './refund-order';
-import { order, orderActivity, refund } from './schema';
+import { order, orderActivity } from '../orders/schema';
+import { refund } from './schema';
 import { ticket } from '../tickets/schema';
 
 // The specification of refunds, admin's and the provider's, through the sandbox and through Stripe's

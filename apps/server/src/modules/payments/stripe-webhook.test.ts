@@ -10,8 +10,9 @@ import { dataInvariantViolations } from '../../testing/invariants';
 import { signedWebhook, startStripeStandIn, type StripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event, ticketType } from '../events/schema';
-import { releaseExpiredHolds } from './holds';
-import { order, orderActivity, refund } from './schema';
+import { releaseExpiredHolds } from '../orders/orders.api';
+import { order, orderActivity } from '../orders/schema';
+import { refund } from './schema';
 import { ticket } from '../tickets/schema';
 
 const webhookSecret = 'whsec_webhook_test';

@@ -2,9 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
-import { recordActivityOnce } from './order-activity';
+import { orderTopics, recordActivityOnce } from '../orders/orders.api';
 import { settlePayment, type Settlement } from './settle-payment';
-import { orderTopics } from './topics';
 
 export interface PaymentOutcomeDeps {
   db: Db;

@@ -1,76 +1,22 @@
-import { cancelEvent, cancellable, deleteEvent } from '@admit/shared/event-changes';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { recordAudit } from '../../platform/audit/audit-log';
 import type { Db } from '../../platform/db/database';
-import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
 import { PaymentProviderUnavailable } from '../../platform/payments/payment-provider';
-import { emitEventWebhook, eventTopic, orgEventsTopic, publishedEventsTopic, requireEventRole } from '../events/events.api';
-import { event } from '../events/schema';
-import { releaseHold } from './holds';
-import { sendEventCancelledNoticeJob } from './order-emails';
+import { cancellationRefundKey, orderTopics, releaseHold, sendEventCancelledNoticeJob } from '../orders/orders.api';
+import { order } from '../orders/schema';
 import { refundOrder } from './refund-order';
-import { cancellationRefundKey } from './refund-keys';
-import { order, refund } from './schema';
-import { eventOrdersTopic, orderTopics } from './topics';
+import { refund } from './schema';
 
-// Cancelling an event: the event is marked cancelled at once (nothing more is sold, the public page
-// says so), then a job goes through its orders: pending ones lose their hold, paid ones are
-// refunded in full with one key per order (refund-keys.ts), and each person (an email address) is
-// emailed once, in their language, about all their orders. Tried again after a crash or an outage,
-// it does each order's part once; a crash is noticed within seconds (decision 0054). Decisions:
-// docs/decisions/0036-event-lifecycle.md, 0054-crashed-jobs-resume.md.
+// What becomes of a cancelled event's orders (the events module marks the event cancelled and
+// enqueues this job in the same transaction): pending ones lose their hold, paid ones are
+// refunded in full with one key per order (orders' refund-keys.ts), and each person (an email
+// address) is emailed once, in their language, about all their orders. Tried again after a crash
+// or an outage, it does each order's part once; a crash is noticed within seconds (decision 0054).
+// Decisions: docs/decisions/0036-event-lifecycle.md, 0054-crashed-jobs-resume.md.
 
 const reasonOf = (message: string) => message || 'The event was cancelled';
-
-export const cancelEventCallable = defineCallable(cancelEvent, {
-  auth: 'required',
-  async handler(input, ctx) {
-    const { event: checked } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    const ordersToRefund = await ctx.db.transaction(async (tx) => {
-      const [found] = await tx.select().from(event).where(eq(event.id, input.eventId)).for('update');
-      if (!found) throw new CallableError('not-found', 'No such event');
-      // Cancelling again starts the work again: anything it left (an outage) is done now, once.
-      if (found.status !== 'cancelled') {
-        if (!cancellable(found.status))
-          throw new CallableError('failed-precondition', `The event is ${found.status}: it cannot be cancelled`, {
-            reason: 'not-cancellable',
-            status: found.status,
-          });
-        await tx.update(event).set({ status: 'cancelled' }).where(eq(event.id, found.id));
-        await recordAudit(tx, {
-          organizationId: found.organizationId,
-          eventId: found.id,
-          actor: ctx.user,
-          action: 'event.cancel',
-          target: found.title,
-          details: { from: found.status, message: input.message },
-        });
-        await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.cancelled' });
-      }
-      await ctx.jobs.enqueue(
-        tx,
-        cancelEventOrdersJob,
-        { eventId: found.id, message: input.message, actorId: ctx.user.id },
-        { singletonKey: `cancel-event:${found.id}` },
-      );
-      const [{ paid }] = (await tx
-        .select({ paid: count() })
-        .from(order)
-        .where(and(eq(order.eventId, found.id), inArray(order.status, ['paid', 'partially_refunded'])))) as [{ paid: number }];
-      return paid;
-    });
-    ctx.publish(
-      eventTopic(checked.id),
-      orgEventsTopic(checked.organizationId),
-      publishedEventsTopic,
-      eventOrdersTopic(checked.id),
-    );
-    return { status: 'cancelled' as const, ordersToRefund };
-  },
-});
 
 /** How many orders of a page a pass cancels at a time. */
 const ordersAtOnce = 4;
@@ -202,40 +148,3 @@ export const cancelEventOrdersJob = defineJob({
     await cancelEventOrders(services, data);
   },
 });
-
-/** A draft that never had an order: gone, with its ticket types; the audit log keeps that it was. */
-export const deleteEventCallable = defineCallable(deleteEvent, {
-  auth: 'required',
-  async handler(input, ctx) {
-    const { event: checked } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
-    await ctx.db.transaction(async (tx) => {
-      const [found] = await tx.select().from(event).where(eq(event.id, input.eventId)).for('update');
-      if (!found) throw new CallableError('not-found', 'No such event');
-      if (found.status !== 'draft')
-        throw new CallableError('failed-precondition', `The event is ${found.status}: only a draft can be deleted`, {
-          reason: 'move-not-allowed',
-          status: found.status,
-          move: 'delete',
-        });
-      const [{ orders }] = (await tx.select({ orders: count() }).from(order).where(eq(order.eventId, found.id))) as [
-        { orders: number },
-      ];
-      if (orders > 0)
-        throw new CallableError('failed-precondition', 'This event has orders: it cannot be deleted', {
-          reason: 'event-has-orders',
-        });
-      await tx.delete(event).where(eq(event.id, found.id));
-      await recordAudit(tx, {
-        organizationId: found.organizationId,
-        eventId: found.id,
-        actor: ctx.user,
-        action: 'event.delete',
-        target: found.title,
-      });
-    });
-    ctx.publish(eventTopic(checked.id), orgEventsTopic(checked.organizationId));
-    return { organizationId: checked.organizationId };
-  },
-});
-
-export const eventEndCallables = [cancelEventCallable, deleteEventCallable];

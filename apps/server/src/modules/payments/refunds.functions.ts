@@ -3,9 +3,9 @@ import { eq } from 'drizzle-orm';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
+import { orderTopics } from '../orders/orders.api';
 import { refundOrder } from './refund-order';
-import { order } from './schema';
-import { orderTopics } from './topics';
+import { order } from '../orders/schema';
 
 /** An admin (or the owner) of the event's organization refunds an order, whole or by ticket. */
 export const refundOrderCallable = defineCallable(refundOrderContract, {
@@ -34,5 +34,3 @@ export const refundOrderCallable = defineCallable(refundOrderContract, {
     return { refundId: answer.refundId, amount: answer.amount, status: answer.status, orderStatus: answer.orderStatus };
   },
 });
-
-export const refundsCallables = [refundOrderCallable];

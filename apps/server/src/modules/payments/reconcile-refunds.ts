@@ -3,8 +3,8 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { PaymentProvider } from '../../platform/payments/payment-provider';
 import { event } from '../events/schema';
+import { orderTopics, recordActivity, setOrderMoney } from '../orders/orders.api';
 import { ticket } from '../tickets/schema';
-import { recordActivity } from './order-activity';
 import {
   applyProviderState,
   gaveMoneyBack,
@@ -15,8 +15,8 @@ import {
   voidRefundedTickets,
   type Refund,
 } from './refund-state';
-import { order, refund } from './schema';
-import { orderTopics } from './topics';
+import { order } from '../orders/schema';
+import { refund } from './schema';
 
 /**
  * Brings an order's refunds in line with the provider's (after `charge.refunded`, `refund.created`
@@ -100,7 +100,7 @@ export async function reconcileRefunds(
       });
     }
     if (refundedAmount !== found.refundedAmount || status !== found.status) {
-      await tx.update(order).set({ refundedAmount, status }).where(eq(order.id, found.id));
+      await setOrderMoney(tx, found.id, { refundedAmount, status });
       changed = true;
     }
     const [{ organizationId } = { organizationId: undefined }] = await tx

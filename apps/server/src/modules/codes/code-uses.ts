@@ -4,10 +4,10 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { addressKeyOf } from '../../platform/live/live-limits';
-import { consumeQuota, quotaKey, quotaWait, type Quota } from './call-quota';
-import { order, orderLine } from './schema';
+import { consumeQuota, quotaKey, quotaWait, type Quota } from '../../platform/quotas/call-quota';
+import { order, orderLine } from '../orders/schema';
 import { ticket } from '../tickets/schema';
-import { eventCode } from '../codes/schema';
+import { eventCode } from './schema';
 
 // Ordering with a code (the codes module manages them), its rules written once: which code a buyer
 // means, whether it works now, and whether its limits leave room for an order's tickets. A code's

@@ -5,10 +5,10 @@ import { sendError } from '../../platform/http/send-error';
 import { PaymentProviderUnavailable } from '../../platform/payments/payment-provider';
 import { paymentEvent } from '../../platform/payments/schema';
 import type { StripeProvider } from '../../platform/payments/stripe-provider';
-import { recordActivity } from './order-activity';
+import { recordActivity } from '../orders/orders.api';
 import { settleAndAnnounce, type PaymentOutcomeDeps } from './payment-outcome';
 import { reconcileRefunds } from './reconcile-refunds';
-import { order } from './schema';
+import { order } from '../orders/schema';
 
 /** Events about a payment: the intent is read again from Stripe and the order settled from that. */
 const paymentIntentEvents = new Set([

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { and, eq, gte, sql, type SQL } from 'drizzle-orm';
-import type { Db, Tx } from '../../platform/db/database';
+import type { Db, Tx } from '../db/database';
 import { callQuota } from './schema';
 
 // Fixed-window quotas kept in the database (decision 0030): the database is the only state,
-// and several server instances count in the same row. Used for order attempts here and for
-// invitations by the orgs module.
+// and several server instances count in the same row. Used for order attempts, invitations,
+// attendee messages and mail to guests.
 
 export interface Quota {
   /** What is limited and for whom, from quotaKey. */

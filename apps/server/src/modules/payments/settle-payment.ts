@@ -5,17 +5,25 @@ import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
-import { isCodeLimit, takeCodeUses } from './code-uses';
+import { isCodeLimit, takeCodeUses } from '../codes/codes.api';
 import { releasePlaces, sellHeldPlaces, tryTakePlaces } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
+import {
+  answersOf,
+  codeUsesOf,
+  type Order,
+  placesOf,
+  recordActivity,
+  requireWithinBuyerLimits,
+  sendConfirmationJob,
+  sendLatePaymentRefundNoticeJob,
+  setOrderMoney,
+} from '../orders/orders.api';
 import { issueTickets } from '../tickets/tickets.api';
-import { recordActivity } from './order-activity';
-import { sendConfirmationJob, sendLatePaymentRefundNoticeJob } from './order-emails';
-import { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
-import { requireWithinBuyerLimits } from './order-quotas';
 import { sendRefundJob } from './refund-order';
-import { order, refund } from './schema';
-import { emitOrderWebhook } from './order-resource';
+import { emitOrderWebhook } from '../orders/orders.api';
+import { order } from '../orders/schema';
+import { refund } from './schema';
 
 export type Settlement =
   | { outcome: 'paid'; order: Order }
@@ -99,11 +107,7 @@ export async function settlePayment(
     if (!cancelled && found.status === 'pending') {
       await sellHeldPlaces(tx, { eventId: found.eventId, lines });
     } else if (cancelled || !(await takePlacesAgain(tx, found, lines))) {
-      const [cancelled] = await tx
-        .update(order)
-        .set({ status: 'cancelled', refundedAmount: found.total })
-        .where(eq(order.id, found.id))
-        .returning();
+      const cancelled = await setOrderMoney(tx, found.id, { status: 'cancelled', refundedAmount: found.total });
       const refundId = randomUUID();
       await tx.insert(refund).values({
         id: refundId,
@@ -118,13 +122,9 @@ export async function settlePayment(
       await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.cancelled' });
       // Sent below; if that fails or the server stops first, the job sends it.
       await jobs.enqueue(tx, sendRefundJob, { refundId }, { startAfter: new Date(Date.now() + 60_000) });
-      return { outcome: 'refunded-late', order: cancelled! };
+      return { outcome: 'refunded-late', order: cancelled };
     }
-    const [paid] = await tx
-      .update(order)
-      .set({ status: 'paid', paymentRef: payment.ref })
-      .where(eq(order.id, found.id))
-      .returning();
+    const paid = await setOrderMoney(tx, found.id, { status: 'paid', paymentRef: payment.ref });
     const [signing] = await tx
       .select({ id: event.id, checkinKey: event.checkinKey })
       .from(event)
@@ -148,7 +148,7 @@ export async function settlePayment(
     });
     await jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
     await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.paid' });
-    return { outcome: 'paid', order: paid! };
+    return { outcome: 'paid', order: paid };
   });
   // Recorded first (the refund row, in the transaction), then asked of the provider with one key
   // per order: a retry after a crash between the two sends the same refund, never a second one.

@@ -13,7 +13,8 @@ import { startStripeStandIn, type StripeStandIn } from '../../testing/stripe-sta
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { order, orderActivity, refund } from './schema';
+import { order, orderActivity } from '../orders/schema';
+import { refund } from './schema';
 
 // Cancelling an event through Stripe's real SDK on the local stand-in: every paid order refunded
 // once, every buyer told once in their language, also when Stripe fails midway and the work resumes.

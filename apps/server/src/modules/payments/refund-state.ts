@@ -4,12 +4,12 @@ import type { Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import type { RefundResult } from '../../platform/payments/payment-provider';
 import { releasePlaces, tryTakePlaces, type PlaceLine } from '../events/events.api';
+import { type Order, recordActivity } from '../orders/orders.api';
 import { ticket } from '../tickets/schema';
 import { revalidateTickets, voidTickets } from '../tickets/tickets.api';
-import { recordActivity } from './order-activity';
-import type { Order } from './order-places';
-import { isCodeLimit, takeCodeUses } from './code-uses';
-import { order, orderLine, refund } from './schema';
+import { isCodeLimit, takeCodeUses } from '../codes/codes.api';
+import { order, orderLine } from '../orders/schema';
+import { refund } from './schema';
 
 // What admin refunds (refund-order.ts) and the provider's refunds (reconcile-refunds.ts) share:
 // the state of a refund and of its order, and what a refund does to tickets and places.

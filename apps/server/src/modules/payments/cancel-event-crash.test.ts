@@ -11,7 +11,7 @@ import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { startStripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp } from '../../testing/test-app';
-import { order } from './schema';
+import { order } from '../orders/schema';
 
 // A worker process killed in the middle of a cancelled event's refunds, and started again: the
 // refunds go on within seconds of the restart, not after the try's five-minute limit, and still

@@ -7,11 +7,9 @@ import { CallableError } from '../../platform/http/callable-error';
 import { defineJob } from '../../platform/jobs/job-services';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import { RefundRefused, type PaymentProvider, type RefundResult } from '../../platform/payments/payment-provider';
+import { type Order, orderTopics, recordActivity, sendRefundNoticeJob, setOrderMoney } from '../orders/orders.api';
 import { ticket } from '../tickets/schema';
-import { recordActivity } from './order-activity';
-import type { Order } from './order-places';
 import { reconcileRefunds } from './reconcile-refunds';
-import { sendRefundNoticeJob } from './order-emails';
 import {
   applyProviderState,
   lockOrder,
@@ -22,9 +20,9 @@ import {
   type Refund,
   type RefundStatus,
 } from './refund-state';
-import { order, orderLine, refund } from './schema';
-import { orderTopics } from './topics';
-import { emitOrderWebhook } from './order-resource';
+import { emitOrderWebhook } from '../orders/orders.api';
+import { order, orderLine } from '../orders/schema';
+import { refund } from './schema';
 
 // An admin's refunds (orders.refund): recorded first, then sent to the provider with the refund's
 // own idempotency key. Decisions: docs/decisions/0021-refunds.md.
@@ -139,11 +137,10 @@ async function recordRefund(
     .returning();
   await voidRefundedTickets(tx, found.eventId, chosen);
   const refundedAmount = found.refundedAmount + amount;
-  const [updated] = await tx
-    .update(order)
-    .set({ refundedAmount, status: statusAfterRefunds(valid.length - chosen.length, refundedAmount, true) })
-    .where(eq(order.id, found.id))
-    .returning();
+  const updated = await setOrderMoney(tx, found.id, {
+    refundedAmount,
+    status: statusAfterRefunds(valid.length - chosen.length, refundedAmount, true),
+  });
   await recordActivity(
     tx,
     found.id,
@@ -152,7 +149,7 @@ async function recordRefund(
     input.actorId,
   );
   await emitOrderWebhook(tx, { orderId: found.id, type: 'order.refunded' });
-  return { row: row!, order: updated! };
+  return { row: row!, order: updated };
 }
 
 type TicketRef = { id: string; ticketTypeId: string; status: 'valid' | 'void' };
@@ -270,10 +267,7 @@ async function undoRefusedRefund(db: Db, row: Refund, providerReason: string) {
     if (!marked) return;
     const restored = await restoreRefundedTickets(tx, found.eventId, marked.ticketIds);
     const refundedAmount = found.refundedAmount - marked.amount;
-    await tx
-      .update(order)
-      .set({ refundedAmount, status: await statusOf(tx, found.id, refundedAmount) })
-      .where(eq(order.id, found.id));
+    await setOrderMoney(tx, found.id, { refundedAmount, status: await statusOf(tx, found.id, refundedAmount) });
     await recordActivity(tx, found.id, 'refund_failed', {
       amount: marked.amount,
       refundId: marked.id,
