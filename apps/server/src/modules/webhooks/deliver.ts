@@ -23,7 +23,9 @@ const leaseSeconds = 30;
 export const deliverWebhookJob = defineJob({
   name: 'webhooks.deliver',
   data: z.object({ deliveryId: z.string() }),
-  concurrency: 8,
+  // Tries wait mostly on receivers: each worker takes ten at a time and runs them together.
+  concurrency: 4,
+  batchSize: 10,
   expireInSeconds: 60,
   async handler({ deliveryId }, { services, jobId }) {
     await deliverWebhook(services, deliveryId, jobId);
