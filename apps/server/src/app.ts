@@ -42,6 +42,12 @@ import { cancelEventOrdersJob, paymentsCallables, paymentsJobs, registerStripeWe
 import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
 import { registerTicketPdfRoute, ticketHolderCallables, ticketsLiveQueries } from './modules/tickets/tickets.api';
+import {
+  deliverWebhookJob,
+  sendDisabledNoticeJob,
+  webhooksCallables,
+  webhooksLiveQueries,
+} from './modules/webhooks/webhooks.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
@@ -87,6 +93,7 @@ export const callables = [
   ...messagesCallables,
   ...codesCallables,
   ...questionsCallables,
+  ...webhooksCallables,
   setAccountLanguageCallable,
   ...apiKeysCallables,
 ];
@@ -98,6 +105,8 @@ export const jobDefinitions = [
   sendInvitationJob,
   deleteFileJob,
   aggregateAnalyticsJob,
+  deliverWebhookJob,
+  sendDisabledNoticeJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,
@@ -111,6 +120,7 @@ export const liveQueries = [
   ...codesLiveQueries,
   ...questionsLiveQueries,
   ...apiKeysLiveQueries,
+  ...webhooksLiveQueries,
 ];
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));

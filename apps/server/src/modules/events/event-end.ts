@@ -7,6 +7,7 @@ import type { AdmitJob } from '../../platform/jobs/job-services';
 import { order } from '../orders/schema';
 import { event } from './schema';
 import { requireEventRole } from './event-access';
+import { emitEventWebhook } from './event-resource';
 import { eventOrdersTopic, eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 
 // Cancelling an event: the event is marked cancelled at once (nothing more is sold, the public page
@@ -42,6 +43,7 @@ const cancelEventCallable = (endOrders: EndEventOrders) =>
             target: found.title,
             details: { from: found.status, message: input.message },
           });
+          await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.cancelled' });
         }
         await ctx.jobs.enqueue(
           tx,

@@ -1,6 +1,7 @@
 import type { EventResource } from '@admit/shared/api-resources';
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database';
+import type { Db, Tx } from '../../platform/db/database';
+import { emitWebhook } from '../webhooks/webhooks.api';
 import { event } from './schema';
 
 /** An event as the REST API and the webhooks show it (decision 0063); null when there is no such event. */
@@ -24,4 +25,20 @@ export async function eventResource(db: Db, eventId: string): Promise<EventResou
     sold: e.sold,
     created_at: e.createdAt.toISOString(),
   };
+}
+
+/**
+ * Reports a change of an event to its organization's webhooks, in the transaction `tx` that makes it
+ * (an outbox, decision 0063), with the event as it is after the change.
+ */
+export async function emitEventWebhook(
+  tx: Tx,
+  input: { organizationId: string; eventId: string; type: 'event.updated' | 'event.cancelled' },
+): Promise<void> {
+  await emitWebhook(tx, {
+    organizationId: input.organizationId,
+    type: input.type,
+    objectId: input.eventId,
+    payload: () => eventResource(tx, input.eventId),
+  });
 }

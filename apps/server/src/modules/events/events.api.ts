@@ -21,4 +21,4 @@ export {
 } from './places';
 export { eventOrdersTopic, eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 export { recentSaleInfo, type SaleInfo } from './sale-info';
-export { eventResource } from './event-resource';
+export { emitEventWebhook, eventResource } from './event-resource';

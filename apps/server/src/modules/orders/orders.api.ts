@@ -21,4 +21,4 @@ export { ordersLiveQueries } from './orders.live';
 export { cancellationRefundKey } from './refund-keys';
 export { eventOrdersTopic, orderTopic, orderTopics } from './topics';
 export { ordersJobs } from './orders.jobs';
-export { orderResource, orderResources } from './order-resource';
+export { emitOrderWebhook, orderResource, orderResources } from './order-resource';

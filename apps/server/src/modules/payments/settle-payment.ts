@@ -21,6 +21,7 @@ import {
 } from '../orders/orders.api';
 import { issueTickets } from '../tickets/tickets.api';
 import { sendRefundJob } from './refund-order';
+import { emitOrderWebhook } from '../orders/orders.api';
 import { order } from '../orders/schema';
 import { refund } from './schema';
 
@@ -96,10 +97,10 @@ export async function settlePayment(
       return { outcome: 'mismatch', order: found };
 
     const lines = await placesOf(tx, found.id);
-    const [{ status: eventStatus }] = (await tx
-      .select({ status: event.status })
+    const [{ status: eventStatus, organizationId }] = (await tx
+      .select({ status: event.status, organizationId: event.organizationId })
       .from(event)
-      .where(eq(event.id, found.eventId))) as [{ status: string }];
+      .where(eq(event.id, found.eventId))) as [{ status: string; organizationId: string }];
     // A cancelled event sells nothing, also to a buyer who paid while it was being cancelled.
     const cancelled = eventStatus === 'cancelled';
     if (cancelled && found.status === 'pending') await releasePlaces(tx, { eventId: found.eventId, lines, from: 'held' });
@@ -118,6 +119,7 @@ export async function settlePayment(
       });
       await recordActivity(tx, found.id, 'late_payment_refunded', { amount: found.total, paymentRef: payment.ref });
       await jobs.enqueue(tx, sendLatePaymentRefundNoticeJob, { orderId: found.id });
+      await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.cancelled' });
       // Sent below; if that fails or the server stops first, the job sends it.
       await jobs.enqueue(tx, sendRefundJob, { refundId }, { startAfter: new Date(Date.now() + 60_000) });
       return { outcome: 'refunded-late', order: cancelled };
@@ -145,6 +147,7 @@ export async function settlePayment(
       late: found.status !== 'pending',
     });
     await jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
+    await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.paid' });
     return { outcome: 'paid', order: paid };
   });
   // Recorded first (the refund row, in the transaction), then asked of the provider with one key

@@ -8,6 +8,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
 import { checkTicketAnswers, questionsOf } from '../questions/questions.api';
 import { ticket } from './schema';
+import { emitTicketWebhook } from './ticket-resource';
 import { order } from '../orders/schema';
 
 /**
@@ -84,6 +85,7 @@ const setTicketHolderCallable = (onOrder: TicketChangeOnOrder) =>
           { from: found.ticket.holderName, to: input.name },
           ctx.user?.id ?? null,
         );
+        await emitTicketWebhook(tx, { ticketId: found.ticket.id, type: 'ticket.holder_changed' });
         return found;
       });
       if (changed) ctx.publish(...onOrder.topics(changed.order, changed.event.organizationId));

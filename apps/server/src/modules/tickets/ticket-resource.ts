@@ -1,7 +1,8 @@
 import type { TicketResource } from '@admit/shared/api-resources';
 import { eq, inArray } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database';
+import type { Db, Tx } from '../../platform/db/database';
 import { event, ticketType } from '../events/schema';
+import { emitWebhook } from '../webhooks/webhooks.api';
 import { ticket } from './schema';
 
 /**
@@ -44,5 +45,27 @@ export async function ticketResources(db: Db, ticketIds: readonly string[]): Pro
         time_zone: row.timeZone,
       },
     ];
+  });
+}
+
+/**
+ * Reports a change of a ticket to its organization's webhooks, in the transaction `tx` that makes it
+ * (an outbox, decision 0063), with the ticket as it is after the change.
+ */
+export async function emitTicketWebhook(
+  tx: Tx,
+  input: { ticketId: string; type: 'ticket.checked_in' | 'ticket.holder_changed' },
+): Promise<void> {
+  const [found] = await tx
+    .select({ organizationId: event.organizationId })
+    .from(ticket)
+    .innerJoin(event, eq(event.id, ticket.eventId))
+    .where(eq(ticket.id, input.ticketId));
+  if (!found) return;
+  await emitWebhook(tx, {
+    organizationId: found.organizationId,
+    type: input.type,
+    objectId: input.ticketId,
+    payload: () => ticketResource(tx, input.ticketId),
   });
 }

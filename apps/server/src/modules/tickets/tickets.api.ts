@@ -17,4 +17,4 @@ export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export { ticketHolderCallables, type TicketChangeOnOrder } from './ticket-holders';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic } from './topics';
-export { ticketResource, ticketResources } from './ticket-resource';
+export { emitTicketWebhook, ticketResource, ticketResources } from './ticket-resource';
