@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { accessibilityViolations } from './support/accessibility';
 import { callAs, screenshots } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
@@ -42,6 +43,7 @@ describe('an organizer makes an API key for the door scanners of another vendor,
     // The list shows its use without a reload.
     await row.getByText('Never').waitFor({ state: 'detached' });
     await screenshots(organizer, 'api-keys');
+    expect(await accessibilityViolations(organizer)).toEqual([]);
   });
 
   it('revokes it, and the key is refused at once', async () => {
@@ -49,5 +51,17 @@ describe('an organizer makes an API key for the door scanners of another vendor,
     await organizer.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke the key' }).click();
     await organizer.getByText('No keys yet').waitFor();
     expect((await events()).status).toBe(401);
+  });
+
+  it("reads the API's reference at /api/docs with a keyboard, and axe finds nothing on it", async () => {
+    await organizer.goto('/api/docs');
+    await organizer.getByRole('heading', { name: 'Admit API', level: 1 }).waitFor();
+    await organizer.keyboard.press('Tab');
+    await organizer.keyboard.press('Tab');
+    const focused = organizer.locator(':focus');
+    expect(await focused.textContent()).toBe('Events');
+    await organizer.keyboard.press('Enter');
+    await organizer.waitForURL(/#tag-Events$/);
+    expect(await accessibilityViolations(organizer)).toEqual([]);
   });
 });

@@ -1,12 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { authenticateKey, countRate, noteUse, requireScope, type CallingKey } from './api-key-auth';
 import type { ApiRoute } from './api-route';
 import { once } from './idempotency';
+import { apiDocsPage } from './api-docs-page';
 import { openApiDocument } from './openapi';
 import { ApiProblem, sendProblem } from './problem';
 import { apiRoutes } from './routes';
@@ -40,7 +38,11 @@ function parsed<S extends z.ZodType>(schema: S, value: unknown, where: string): 
 export async function registerApiRoutes(app: FastifyInstance, deps: ApiDeps) {
   const document = openApiDocument(apiRoutes, deps.publicUrl);
   app.get('/api/v1/openapi.json', async (_request, reply) => reply.header('cache-control', 'no-cache').send(document));
-  await registerApiDocs(app);
+  // The reference for people, drawn from the same document (api-docs-page.ts).
+  const docs = apiDocsPage(document);
+  app.get('/api/docs', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(docs),
+  );
 
   await app.register(
     async (api) => {
@@ -97,41 +99,4 @@ function registerRoute(api: FastifyInstance, route: ApiRoute, deps: ApiDeps) {
       return reply.code(answer.status).send(answer.body);
     },
   });
-}
-
-/** Swagger UI from its npm package (swagger-ui-dist), served here: no CDN, and no inline script for the CSP to refuse. */
-async function registerApiDocs(app: FastifyInstance) {
-  const folder = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
-  const files = {
-    'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-    'swagger-ui.css': 'text/css; charset=utf-8',
-  } as const;
-  const page = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Admit API</title>
-<link rel="stylesheet" href="/api/docs/swagger-ui.css">
-</head>
-<body>
-<div id="api-docs"></div>
-<script src="/api/docs/swagger-ui-bundle.js"></script>
-<script src="/api/docs/start.js"></script>
-</body>
-</html>
-`;
-  const start = `window.ui = SwaggerUIBundle({ url: '/api/v1/openapi.json', dom_id: '#api-docs', deepLinking: true, persistAuthorization: false });\n`;
-  app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
-  app.get('/api/docs/start.js', async (_request, reply) => reply.type('text/javascript; charset=utf-8').send(start));
-  for (const [name, type] of Object.entries(files)) {
-    let content: Promise<Buffer> | undefined;
-    app.get(`/api/docs/${name}`, async (_request, reply) => {
-      content ??= readFile(path.join(folder, name));
-      return reply
-        .type(type)
-        .header('cache-control', 'public, max-age=3600')
-        .send(await content);
-    });
-  }
 }
