@@ -1,4 +1,5 @@
 import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
+import { EmbeddedEvent } from '../features/events/embedded-event';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
 import { choiceParam, searchOf, sitePathParam, textParam } from '../lib/search-params';
@@ -129,6 +130,46 @@ const publicEventRoute = createRoute({
   },
 });
 
+/**
+ * An event's checkout in another site's frame (embed.js, decision 0061): the host page's language
+ * and the site itself (`source`, for analytics), a preset code, why the checkout must continue in
+ * a tab of its own (`tab`: a page without HTTPS, a small screen), and whether it is over the page.
+ */
+const embeddedEventRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/embed/e/$slug',
+  validateSearch: (search) =>
+    searchOf({
+      lang: textParam(search.lang, { max: 35 }),
+      code: textParam(search.code, { trim: true, min: 1, max: 40 })?.toUpperCase(),
+      source: textParam(search.source, { max: 200 }),
+      tab: choiceParam(search.tab, ['insecure', 'small']),
+      over: choiceParam(search.over, ['page']),
+    }),
+  loader: () => TicketPicker.preload(),
+  component: function EmbeddedEventRoute() {
+    const { slug } = embeddedEventRoute.useParams();
+    const { code, tab, over } = embeddedEventRoute.useSearch();
+    const navigate = embeddedEventRoute.useNavigate();
+    return (
+      <EmbeddedEvent
+        slug={slug}
+        dialog={over === 'page'}
+        tickets={(event) => (
+          <TicketPicker
+            event={event}
+            code={code ?? null}
+            embedded={{ newTab: tab ?? null }}
+            onCodeChange={(next) =>
+              void navigate({ search: (before) => ({ ...before, code: next ?? undefined }), replace: true, resetScroll: false })
+            }
+          />
+        )}
+      />
+    );
+  },
+});
+
 const accessibilityRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/accessibility',
@@ -164,14 +205,32 @@ const orderRoute = createRoute({
   },
 });
 
+/** The payment step of an order made in another site's frame: the order page, in the frame (decision 0061). */
+const embeddedOrderRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/embed/orders/$orderId',
+  validateSearch: (search) =>
+    searchOf({
+      source: textParam(search.source, { max: 200 }),
+      paid: choiceParam(search.paid, ['1']),
+      payment_intent: textParam(search.payment_intent, { max: 255 }),
+    }),
+  component: function EmbeddedOrderRoute() {
+    const { orderId } = embeddedOrderRoute.useParams();
+    const search = embeddedOrderRoute.useSearch();
+    return <OrderPage orderId={orderId} returnedFromPayment={Boolean(search.paid || search.payment_intent)} />;
+  },
+});
+
 const routeTree = rootRoute.addChildren([
-  signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute, orderRoute]),
+  signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute, orderRoute, embeddedOrderRoute]),
   homeRoute,
   signInRoute,
   signUpRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
   publicEventRoute,
+  embeddedEventRoute,
   accessibilityRoute,
 ]);
 

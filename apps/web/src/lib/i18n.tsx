@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlProvider, type IntlConfig } from 'react-intl';
+import { isEmbedded } from './embed-frame';
 
 import {
   directionOf,
@@ -61,6 +62,9 @@ const storageKey = localeCookie;
 
 /** The language this browser shows: the one chosen here before, else the first of the system's languages we have. */
 export function initialLocale(): Locale {
+  // The embedded checkout speaks its host page's language, which embed.js passes (decision 0061).
+  const hostLanguage = isEmbedded() ? new URLSearchParams(location.search).get('lang') : null;
+  if (hostLanguage) return pickLocale([hostLanguage]);
   const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
   if (isLocale(saved)) return saved;
   return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages);

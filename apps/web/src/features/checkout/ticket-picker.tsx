@@ -50,10 +50,16 @@ export function TicketPicker({
   event,
   code,
   onCodeChange,
+  embedded,
 }: {
   event: PublicEventRow;
   code: string | null;
   onCodeChange: (code: string | null) => void;
+  /**
+   * In another site's frame (decision 0061): where the checkout cannot finish there (`newTab`: a page
+   * without HTTPS, a small screen), it continues on the event's page in a tab of its own.
+   */
+  embedded?: { newTab: 'insecure' | 'small' | null };
 }) {
   const intl = useIntl();
   const session = useSession();
@@ -137,7 +143,12 @@ export function TicketPicker({
       setDrafts({});
       setIdempotencyKey(crypto.randomUUID());
       // Something to pay: the order page is the payment step, with the hold's countdown.
-      if (placed.status === 'pending') void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
+      if (placed.status === 'pending')
+        void navigate(
+          embedded
+            ? { to: '/embed/orders/$orderId', params: { orderId: placed.orderId }, search: (before) => before }
+            : { to: '/orders/$orderId', params: { orderId: placed.orderId } },
+        );
     },
     onError: (error, lines) => {
       setIdempotencyKey(crypto.randomUUID());
@@ -319,7 +330,13 @@ export function TicketPicker({
                 defaultMessage="{count, plural, one {# ticket is} other {# tickets are}} waiting for you in My tickets."
                 values={{ count: mutation.data.ticketCount }}
               />
-              <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
+              <ButtonLink
+                to="/tickets"
+                size="xs"
+                variant="white"
+                style={{ alignSelf: 'flex-start' }}
+                target={embedded ? '_blank' : undefined}
+              >
                 <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
               </ButtonLink>
             </Stack>
@@ -340,7 +357,20 @@ export function TicketPicker({
             </Text>
           </Group>
         )}
-        {session.data ? (
+        {embedded?.newTab ? (
+          <ContinueInTab event={event} code={code} reason={embedded.newTab} />
+        ) : embedded && !session.data ? (
+          <Button
+            component="a"
+            size="md"
+            href={signInHref(event.slug, code)}
+            target="_blank"
+            rel="noopener"
+            disabled={session.isPending}
+          >
+            <FormattedMessage id="picker.signInNewTab" defaultMessage="Sign in to get tickets (opens a new tab)" />
+          </Button>
+        ) : session.data ? (
           <Button size="md" onClick={submit} disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
             {asked.length > 0 && !answering ? (
               <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
@@ -359,5 +389,34 @@ export function TicketPicker({
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** The event's page, with the code the frame had, for what the frame cannot finish. */
+const eventPageHref = (slug: string, code: string | null) =>
+  `/e/${encodeURIComponent(slug)}${code ? `?code=${encodeURIComponent(code)}` : ''}`;
+const signInHref = (slug: string, code: string | null) => `/sign-in?redirect=${encodeURIComponent(eventPageHref(slug, code))}`;
+
+/** Where the frame cannot take the order, it says why and opens the event's page in a new tab. */
+function ContinueInTab({ event, code, reason }: { event: PublicEventRow; code: string | null; reason: 'insecure' | 'small' }) {
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {reason === 'insecure' ? (
+          <FormattedMessage
+            id="picker.newTab.insecure"
+            defaultMessage="This website is not served over a secure connection (HTTPS), so your order continues on our page in a new tab."
+          />
+        ) : (
+          <FormattedMessage
+            id="picker.newTab.small"
+            defaultMessage="On a small screen your order continues on our page in a new tab, where the payment step has room."
+          />
+        )}
+      </Text>
+      <Button component="a" size="md" href={eventPageHref(event.slug, code)} target="_blank" rel="noopener">
+        <FormattedMessage id="picker.newTab.continue" defaultMessage="Continue in a new tab" />
+      </Button>
+    </Stack>
   );
 }
