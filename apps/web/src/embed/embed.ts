@@ -15,7 +15,7 @@ const admit = new URL((document.currentScript as HTMLScriptElement | null)?.src 
 /** Below this width the checkout opens in a tab of its own: a payment step needs the whole screen. */
 const smallScreen = 480;
 
-const style = `:host{display:block}iframe{display:block;width:100%;border:0;height:420px;transition:height .15s}
+const style = `:host{display:block}iframe{display:block;width:100%;border:0;height:420px}
 button{font:inherit;padding:.6em 1.2em;border-radius:8px;border:0;background:#1c7ed6;color:#fff;cursor:pointer}
 button:focus-visible{outline:3px solid #1864ab;outline-offset:2px}
 dialog{width:min(720px,100vw - 2rem);max-height:calc(100vh - 2rem);padding:0;border:0;border-radius:12px}
