@@ -120,7 +120,7 @@ describe('a visitor opening an event from a link reads it before the app’s scr
     await visitor.goto(`/e/${slug}`);
     // Taken over: the picker answers a click.
     await visitor.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('2');
-    await visitor.getByRole('link', { name: 'Sign in to get tickets' }).waitFor();
+    await visitor.getByRole('button', { name: 'Continue with email' }).waitFor();
     expect(await tookOver(visitor)).toEqual({ sameHeading: true, sameField: true, removed: false, violations: [] });
     expect(errors).toEqual([]);
 

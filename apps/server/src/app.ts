@@ -31,6 +31,9 @@ import {
   registerStripeWebhook,
   setTicketHolderCallable,
   changeAnswersCallable,
+  claimGuestOrders,
+  orderTopics,
+  tokenOpens,
 } from './modules/orders/orders.api';
 import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
@@ -116,7 +119,10 @@ export interface BuildAppOptions {
 
 /** Builds the whole server (used by main.ts with a port, and by tests through `app.inject`). */
 export async function buildApp(options: BuildAppOptions) {
-  const { config, database } = options;
+  const { database } = options;
+  // The secret every part reads from the configuration (order links, decision 0060), also where
+  // main.ts made one for development.
+  const config: Config = { ...options.config, AUTH_SECRET: options.authSecret };
   const production = config.NODE_ENV === 'production';
   const distDir = options.webDistDir ?? (config.WEB_DIST_DIR ? path.resolve(config.WEB_DIST_DIR) : webDist);
   /** Takes the analytics beacons before Fastify sees them (set once the database's parts are made). */
@@ -203,17 +209,32 @@ export async function buildApp(options: BuildAppOptions) {
     trustedOrigins,
     rateLimit: options.rateLimit ?? true,
     federated,
+    // Orders a guest made with this verified address show in the person's tickets (decision 0060).
+    onPersonSeen: async (person) => {
+      try {
+        const claimed = await claimGuestOrders(database.db, person);
+        if (claimed.length > 0) hub.publish(claimed.flatMap((one) => orderTopics(one)));
+      } catch (error) {
+        app.log.error({ err: error }, 'guest orders could not be given to the person who signed in');
+      }
+    },
   });
   // Sessions looked up are kept a minute, and dropped at once when the database announces them ended.
   const sessions = createSessionCache(auth);
   const stopSessions = await sessions.start(database);
   app.addHook('onClose', async () => stopSessions());
-  const hub = new LiveHub(database, liveQueries, app.log, {
-    maxBufferedBytes: config.LIVE_MAX_BUFFERED_BYTES,
-    maxSubscriptionsPerSocket: config.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
-    maxSocketsPerAddress: config.LIVE_MAX_SOCKETS_PER_ADDRESS,
-    maxSocketsPerAccount: config.LIVE_MAX_SOCKETS_PER_ACCOUNT,
-  });
+  const hub = new LiveHub(
+    database,
+    liveQueries,
+    app.log,
+    {
+      maxBufferedBytes: config.LIVE_MAX_BUFFERED_BYTES,
+      maxSubscriptionsPerSocket: config.LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET,
+      maxSocketsPerAddress: config.LIVE_MAX_SOCKETS_PER_ADDRESS,
+      maxSocketsPerAccount: config.LIVE_MAX_SOCKETS_PER_ACCOUNT,
+    },
+    { config },
+  );
   await hub.start();
   app.addHook('onClose', async () => hub.stop());
 
@@ -333,7 +354,12 @@ export async function buildApp(options: BuildAppOptions) {
     }
   });
   if (!production) await registerDevOutbox(app, database.db);
-  registerTicketPdfRoute(app, { db: database.db, storage, getUser: (request) => sessions.userOf(request) });
+  registerTicketPdfRoute(app, {
+    db: database.db,
+    storage,
+    getUser: (request) => sessions.userOf(request),
+    tokenOpens: (orderId, token) => tokenOpens(config, orderId, token),
+  });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
   registerExportRoutes(app, { db: database.db, getUser: (request) => sessions.userOf(request), publicUrl: options.publicUrl });
   const pictureDeps = {

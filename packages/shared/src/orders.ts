@@ -9,6 +9,19 @@ import { AnswersInput, ShownAnswer } from './questions';
 
 const Id = z.string().min(1).max(64);
 
+/**
+ * What opens one order without an account: the token in the links of a guest's emails (and, for
+ * an order to pay, in orders.create's answer). It opens only the order it was made for.
+ */
+export const OrderAccessToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'Not an order link token');
+
+/** A visitor who buys without signing in: the name on the tickets and the address they go to. */
+export const GuestBuyer = z.strictObject({
+  name: z.string().trim().min(1, 'Give your name').max(200),
+  email: z.string().trim().toLowerCase().pipe(z.email('Give an email address').max(254)),
+});
+export type GuestBuyer = z.input<typeof GuestBuyer>;
+
 export const CreateOrderInput = z.strictObject({
   eventId: Id,
   lines: z
@@ -29,6 +42,11 @@ export const CreateOrderInput = z.strictObject({
   idempotencyKey: z.string().min(8).max(100).optional(),
   /** A code of the event: the hidden types it unlocks may be ordered, its discount is taken off, within its limits. */
   code: CodeText.optional(),
+  /**
+   * Without a session: who buys (refused `unauthenticated` without it). Free tickets are held
+   * until the link emailed to this address is opened; a signed-in caller buys as themselves.
+   */
+  guest: GuestBuyer.optional(),
 });
 export type CreateOrderInput = z.input<typeof CreateOrderInput>;
 
@@ -59,6 +77,8 @@ export const CreateOrderOutput = z.object({
   total: z.number().optional(),
   /** Set on a pending order: when its hold ends. */
   holdExpiresAt: z.string().nullable().optional(),
+  /** A guest's order to pay: the token that opens it (its page, the payment). Free guest orders get theirs by email only. */
+  accessToken: z.string().optional(),
 });
 export const createOrder = defineCallableContract('orders.create', CreateOrderInput, CreateOrderOutput);
 
@@ -85,7 +105,8 @@ export const EventOrderRow = z.object({
 export type EventOrderRow = z.infer<typeof EventOrderRow>;
 export const eventOrders = defineLiveQueryContract('orders.forEvent', z.strictObject({ eventId: Id }), EventOrderRow);
 
-const OrderIdInput = z.strictObject({ orderId: Id });
+/** An order: the signed-in buyer's, or the one a guest's token opens. */
+const OrderIdInput = z.strictObject({ orderId: Id, accessToken: OrderAccessToken.optional() });
 
 /** The buyer starts paying a pending order: the server creates the payment with the provider. */
 export const StartPaymentOutput = z.object({
@@ -108,6 +129,16 @@ export const confirmPayment = defineCallableContract(
 
 /** The buyer leaves a pending order: its hold is released at once. */
 export const cancelOrder = defineCallableContract('orders.cancel', OrderIdInput, z.object({ status: OrderStatus }));
+
+/**
+ * A guest opened the link emailed for their free order: its held places become their tickets
+ * (`status: paid`), once; an order whose hold ended answers `expired`.
+ */
+export const confirmGuestOrder = defineCallableContract(
+  'orders.confirmEmail',
+  z.strictObject({ orderId: Id, accessToken: OrderAccessToken }),
+  z.object({ status: OrderStatus }),
+);
 
 export const OrderLineRow = z.object({
   ticketTypeId: z.string(),
@@ -180,6 +211,8 @@ export const OrderActivityKind = z.enum([
   'payment_started',
   'payment_failed',
   'paid',
+  /** A guest's free places, confirmed by the link emailed to them: the tickets are issued. */
+  'confirmed',
   'expired',
   'cancelled',
   'late_payment_refunded',

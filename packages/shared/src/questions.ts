@@ -151,7 +151,16 @@ export function shownAnswers(
 /** A buyer changes one ticket's answers, until the event starts. */
 export const changeAnswers = defineCallableContract(
   'orders.changeAnswers',
-  z.strictObject({ orderId: Id, ticketId: Id, answers: AnswersInput }),
+  // accessToken: a guest's, the token of the order (emailed to them).
+  z.strictObject({
+    orderId: Id,
+    ticketId: Id,
+    answers: AnswersInput,
+    accessToken: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{20,100}$/)
+      .optional(),
+  }),
   z.object({}),
 );
 

@@ -8,8 +8,9 @@ import { defineLiveQueryContract } from './live';
  * Where an order's valid tickets are, as one PDF (one page each) in the asker's language: for its
  * buyer and its organization's admins.
  */
-export function ticketsPdfPath(orderId: string): string {
-  return `/files/orders/${encodeURIComponent(orderId)}/tickets.pdf`;
+export function ticketsPdfPath(orderId: string, accessToken?: string): string {
+  const path = `/files/orders/${encodeURIComponent(orderId)}/tickets.pdf`;
+  return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
 }
 
 export const TicketStatus = z.enum(['valid', 'void']);
@@ -44,6 +45,11 @@ export const myTickets = defineLiveQueryContract('tickets.mine', z.strictObject(
 export const SetTicketHolderInput = z.strictObject({
   ticketId: z.string().min(1).max(64),
   name: z.string().trim().min(1).max(200),
+  /** A guest's: the token of the ticket's order (emailed to them). */
+  accessToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{20,100}$/)
+    .optional(),
 });
 export const setTicketHolder = defineCallableContract(
   'tickets.setHolder',

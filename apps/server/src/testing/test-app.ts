@@ -79,6 +79,9 @@ export interface TestAppOptions {
 }
 
 /** The whole server on a test database, driven through `app.inject` (no port unless `listen` is called). */
+/** The secret test apps sign sessions and order links with. */
+export const testAuthSecret = 'test-secret-test-secret-test-secret-0123';
+
 export async function createTestApp(options: TestAppOptions = {}) {
   const database: Database & { url?: string } = options.databaseUrl
     ? { ...(await openDatabase({ kind: 'postgres', url: options.databaseUrl, poolSize: 10 })), url: options.databaseUrl }
@@ -90,7 +93,7 @@ export async function createTestApp(options: TestAppOptions = {}) {
     config,
     database,
     publicUrl: 'http://localhost:3000',
-    authSecret: 'test-secret-test-secret-test-secret-0123',
+    authSecret: testAuthSecret,
     rateLimit: options.rateLimit ?? false,
     liveSessionCheckMs: options.liveSessionCheckMs,
     payments: options.payments,

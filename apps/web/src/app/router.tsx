@@ -7,6 +7,7 @@ import { lazyPart, lazyScreen } from './lazy-screen';
 import { RouteError } from './route-error';
 import { manageRoutes } from './manage-routes';
 import { rootRoute } from './root-route';
+import { RequireSession } from './require-session';
 import { signedInRoute } from './signed-in-route';
 
 // The public pages load first; the rest of the app comes in its own chunks when first visited.
@@ -182,48 +183,66 @@ const myTicketsRoute = createRoute({
   component: () => <MyTicketsPage />,
 });
 
+// Signed in, or opened by the token in a guest's email (?token=…, decision 0060).
 const orderRoute = createRoute({
-  getParentRoute: () => signedInRoute,
+  getParentRoute: () => rootRoute,
   path: '/orders/$orderId',
   // Stripe sends the buyer back here after 3-D Secure with ?payment_intent=…&redirect_status=….
   validateSearch: (search) =>
     searchOf({
       paid: choiceParam(search.paid, ['1']),
       payment_intent: textParam(search.payment_intent, { max: 255 }),
+      token: textParam(search.token, { max: 100 }),
     }),
   component: function OrderRoute() {
     const { orderId } = orderRoute.useParams();
     const search = orderRoute.useSearch();
+    const returnedFromPayment = Boolean(search.paid || search.payment_intent);
+    if (search.token) return <OrderPage orderId={orderId} accessToken={search.token} returnedFromPayment={returnedFromPayment} />;
     return (
-      <OrderPage
-        orderId={orderId}
-        returnedFromPayment={Boolean(search.paid || search.payment_intent)}
-        holders={<OrderTicketHolders orderId={orderId} />}
-        messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
-      />
+      <RequireSession>
+        <OrderPage
+          orderId={orderId}
+          returnedFromPayment={returnedFromPayment}
+          holders={<OrderTicketHolders orderId={orderId} />}
+          messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
+        />
+      </RequireSession>
     );
   },
 });
 
-/** The payment step of an order made in another site's frame: the order page, in the frame (decision 0061). */
+/**
+ * The payment step of an order made in another site's frame: the order page, in the frame, opened
+ * by the guest's token or the session (decision 0061).
+ */
 const embeddedOrderRoute = createRoute({
-  getParentRoute: () => signedInRoute,
+  getParentRoute: () => rootRoute,
   path: '/embed/orders/$orderId',
   validateSearch: (search) =>
     searchOf({
       source: textParam(search.source, { max: 200 }),
       paid: choiceParam(search.paid, ['1']),
       payment_intent: textParam(search.payment_intent, { max: 255 }),
+      token: textParam(search.token, { max: 100 }),
     }),
   component: function EmbeddedOrderRoute() {
     const { orderId } = embeddedOrderRoute.useParams();
     const search = embeddedOrderRoute.useSearch();
-    return <OrderPage orderId={orderId} returnedFromPayment={Boolean(search.paid || search.payment_intent)} />;
+    const returnedFromPayment = Boolean(search.paid || search.payment_intent);
+    if (search.token) return <OrderPage orderId={orderId} accessToken={search.token} returnedFromPayment={returnedFromPayment} />;
+    return (
+      <RequireSession>
+        <OrderPage orderId={orderId} returnedFromPayment={returnedFromPayment} />
+      </RequireSession>
+    );
   },
 });
 
 const routeTree = rootRoute.addChildren([
-  signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute, orderRoute, embeddedOrderRoute]),
+  signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute]),
+  orderRoute,
+  embeddedOrderRoute,
   homeRoute,
   signInRoute,
   signUpRoute,

@@ -6,13 +6,13 @@ import { FormattedMessage } from 'react-intl';
 /**
  * "Download tickets (PDF)": the order's valid tickets, one page each, as the confirmation email
  * attaches them. A plain link, so the browser saves the file itself (the server names it) and it
- * works without the page's scripts; the server answers only the buyer and the organization's admins.
+ * works without the page's scripts; the server answers only the buyer (or a guest's token) and the organization's admins.
  */
-export function TicketsPdfLink({ orderId, ...props }: { orderId: string } & ButtonProps) {
+export function TicketsPdfLink({ orderId, accessToken, ...props }: { orderId: string; accessToken?: string } & ButtonProps) {
   return (
     <Button
       component="a"
-      href={ticketsPdfPath(orderId)}
+      href={ticketsPdfPath(orderId, accessToken)}
       download
       variant="default"
       leftSection={<IconDownload size={16} aria-hidden />}

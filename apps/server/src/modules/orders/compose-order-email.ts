@@ -36,6 +36,8 @@ export interface OrderConfirmationContent extends OrderEmailRecipient {
   /** The tickets that admit someone; each gets its QR code in the email. */
   tickets: { id: string; code: string; holderName: string; ticketTypeName: string }[];
   pdf: { filename: string; content: Uint8Array };
+  /** A guest's order: the link that opens it (decision 0060), in place of My tickets. */
+  orderUrl?: string;
 }
 
 function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []): Email {
@@ -134,13 +136,41 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
         code: intl.formatMessage(mailMessages.orderTicketCode, { code: ticket.code }),
       })),
     },
-    notes: [intl.formatMessage(mailMessages.orderAtTheDoor), intl.formatMessage(mailMessages.orderMyTickets)],
-    action: { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
+    notes: [
+      intl.formatMessage(mailMessages.orderAtTheDoor),
+      intl.formatMessage(content.orderUrl ? mailMessages.guestOrderNote : mailMessages.orderMyTickets),
+    ],
+    action: content.orderUrl
+      ? { label: intl.formatMessage(mailMessages.guestOrderAction), url: content.orderUrl }
+      : { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
   };
   return renderEmail(content.to, intl.formatMessage(mailMessages.orderSubject, { event }), props, [
     ...qrAttachments,
     { filename: content.pdf.filename, content: Buffer.from(content.pdf.content), contentType: 'application/pdf' },
   ]);
+}
+
+export interface GuestLinkContent extends OrderEmailRecipient {
+  /** The places held. */
+  count: number;
+  /** How long the hold lasts from the order. */
+  holdMinutes: number;
+  /** The order's page with its token: opening it confirms the address and issues the tickets. */
+  url: string;
+}
+
+/** "Confirm your tickets for Jazz night": a guest's free places, issued when the link is opened. */
+export async function composeGuestLink(content: GuestLinkContent): Promise<Email> {
+  const { intl, event: shown, common } = frame(content);
+  const event = shown.title;
+  const intro = intl.formatMessage(mailMessages.guestLinkIntro, { count: content.count, event });
+  return renderEmail(content.to, intl.formatMessage(mailMessages.guestLinkSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs: [intro, intl.formatMessage(mailMessages.guestLinkHold, { minutes: content.holdMinutes })],
+    notes: [intl.formatMessage(mailMessages.guestLinkIgnore)],
+    action: { label: intl.formatMessage(mailMessages.guestLinkAction), url: content.url },
+  });
 }
 
 export interface RefundNoticeContent extends OrderEmailRecipient {

@@ -4,9 +4,9 @@ import { discountOn } from '@admit/shared/codes';
 import { asksFor } from '@admit/shared/questions';
 import { CreateOrderInput } from '@admit/shared/orders';
 import type { z } from 'zod';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import type { AuthedCallContext } from '../../platform/http/callable';
+import type { AuthedCallContext, CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
@@ -16,8 +16,15 @@ import { checkOrderAnswers, questionsOf, recentQuestions } from '../questions/qu
 import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
-import { sendConfirmationJob } from './order-emails';
-import { countOrderAttempt, orderAttemptQuotas, requireHoldWithinLimit, requireWithinBuyerLimits } from './order-quotas';
+import { orderAccessToken } from './order-access';
+import { sendConfirmationJob, sendGuestLinkJob } from './order-emails';
+import {
+  countOrderAttempt,
+  orderAttemptQuotas,
+  requireHoldWithinLimit,
+  requireWithinBuyerLimits,
+  type Buyer,
+} from './order-quotas';
 import { placeFreeOrder } from './order-batches';
 import type { FreeOrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
@@ -29,18 +36,26 @@ type TicketType = typeof ticketType.$inferSelect;
  * A buyer orders tickets. Free orders are complete at once (tickets issued, emailed by a job after
  * the commit); anything to pay holds the places until the hold ends (a job ends it then). The same idempotency key never
  * makes a second order: the first one's answer comes back.
+ *
+ * Without a session, a guest orders with a name and an address (decision 0060): their free places
+ * are held until they open the link emailed to that address (confirm-guest-order.ts), or the hold
+ * ends as an unpaid one does; an order to pay answers with the token that opens it.
  */
-export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; input: z.output<typeof CreateOrderInput> }) {
-  const buyer = ctx.user;
-  const quick = await tryInOneStatement(ctx, input);
+export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.output<typeof CreateOrderInput> }) {
+  const buyer: Buyer = ctx.user
+    ? { id: ctx.user.id, name: personLabel(ctx.user), email: ctx.user.email }
+    : input.guest
+      ? { id: null, name: input.guest.name, email: input.guest.email }
+      : unauthenticated();
+  const quick = ctx.user ? await tryInOneStatement({ ...ctx, user: ctx.user }, input) : notInOneStatement;
   if (quick.orderId) return quick.answer;
   if (input.idempotencyKey) {
-    const existing = await orderWithKey(ctx.db, buyer.id, input.idempotencyKey);
-    if (existing) return answerFor(ctx.db, existing);
+    const existing = await orderWithKey(ctx.db, buyer, input.idempotencyKey);
+    if (existing) return answerFor(ctx, existing);
   }
   // After the replay above, which makes nothing: a device that sends its order again is not counted
   // twice; nor is an attempt that the one-statement path counted already.
-  if (!quick.quotaCounted) await countOrderAttempt(ctx);
+  if (!quick.quotaCounted) await countOrderAttempt(ctx, buyer);
 
   const found = await findEvent(ctx.db, input.eventId);
   if (found.status === 'draft') throw new CallableError('not-found', 'No such event');
@@ -66,23 +81,30 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
     withCode(ticketTypeId) ? discountOn(typeById.get(ticketTypeId)!.price, discountOf(code!)) : 0;
   const unitPriceOf = (ticketTypeId: string) => typeById.get(ticketTypeId)!.price - discountFor(ticketTypeId);
   const total = input.lines.reduce((sum, line) => sum + unitPriceOf(line.ticketTypeId) * line.quantity, 0);
-  // Anything to pay: the places are held, not sold.
+  // Anything to pay: the places are held, not sold; so are a guest's free places, until the link is opened.
   const paid = total > 0;
-  const holdExpiresAt = paid ? new Date(Date.now() + found.holdMinutes * 60_000) : null;
+  const held = paid || buyer.id === null;
+  const holdExpiresAt = held ? new Date(Date.now() + found.holdMinutes * 60_000) : null;
   const quantity = input.lines.reduce((sum, line) => sum + line.quantity, 0);
   const orderId = randomUUID();
 
   const place = () =>
     ctx.db.transaction(async (tx) => {
-      await takePlaces(tx, { eventId: found.id, lines: input.lines, as: paid ? 'held' : 'sold', eventStatuses: ['published'] });
-      if (paid)
+      await takePlaces(tx, { eventId: found.id, lines: input.lines, as: held ? 'held' : 'sold', eventStatuses: ['published'] });
+      if (held)
         await requireHoldWithinLimit(tx, {
-          buyerId: buyer.id,
+          buyer,
           eventId: found.id,
           quantity,
           limit: ctx.config.ORDER_MAX_HELD_PLACES,
         });
-      await requireWithinBuyerLimits(tx, { buyerId: buyer.id, event: found, lines: input.lines, types: typeById });
+      await requireWithinBuyerLimits(tx, {
+        buyerId: buyer.id,
+        email: buyer.email,
+        event: found,
+        lines: input.lines,
+        types: typeById,
+      });
       if (code)
         await takeCodeUses(tx, {
           codeId: code.id,
@@ -96,9 +118,9 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
         id: orderId,
         eventId: found.id,
         buyerId: buyer.id,
-        buyerName: personLabel(buyer),
+        buyerName: buyer.name,
         email: buyer.email,
-        status: paid ? 'pending' : 'paid',
+        status: held ? 'pending' : 'paid',
         total,
         currency: found.currency,
         holdExpiresAt,
@@ -122,23 +144,26 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
           answers: answers[index],
         })),
       );
-      // Paid orders get their tickets when the payment succeeds (settle-payment.ts).
-      if (!paid)
+      // Paid orders get their tickets when the payment succeeds (settle-payment.ts), a guest's free
+      // ones when the emailed link is opened (confirm-guest-order.ts).
+      if (!held)
         await issueTickets(tx, {
           orderId,
           event: found,
           tickets: input.lines.map((line, index) => ({
             ticketTypeId: line.ticketTypeId,
             quantity: line.quantity,
-            holderName: personLabel(buyer),
+            holderName: buyer.name,
             holderEmail: buyer.email,
             answers: answers[index],
           })),
         });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
-      if (!paid) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
+      if (!held) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
       // A hold ends at its time, even if nobody orders again.
       else await ctx.jobs.enqueue(tx, expireHoldJob, { orderId }, { startAfter: holdExpiresAt! });
+      // A guest's free places: the link that confirms them goes to the address they gave.
+      if (held && !paid) await ctx.jobs.enqueue(tx, sendGuestLinkJob, { orderId });
     });
   try {
     await place().catch(async (error: unknown) => {
@@ -153,8 +178,8 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
   } catch (error) {
     // The same key sent twice at once: the unique index let one through; answer with that order.
     if (input.idempotencyKey && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') {
-      const existing = await orderWithKey(ctx.db, buyer.id, input.idempotencyKey);
-      if (existing) return answerFor(ctx.db, existing);
+      const existing = await orderWithKey(ctx.db, buyer, input.idempotencyKey);
+      if (existing) return answerFor(ctx, existing);
     }
     throw error;
   }
@@ -162,12 +187,20 @@ export async function createOrder({ ctx, input }: { ctx: AuthedCallContext; inpu
   ctx.publish(...orderTopics({ id: orderId, eventId: found.id, buyerId: buyer.id }, found.organizationId));
   return {
     orderId,
-    status: paid ? ('pending' as const) : ('paid' as const),
-    ticketCount: paid ? 0 : quantity,
+    status: held ? ('pending' as const) : ('paid' as const),
+    ticketCount: held ? 0 : quantity,
     total,
     holdExpiresAt: holdExpiresAt?.toISOString() ?? null,
+    // A guest pays on the order's page, which this opens; free places wait for the emailed link.
+    ...(buyer.id === null && paid ? { accessToken: orderAccessToken(ctx.config, orderId) } : {}),
   };
 }
+
+function unauthenticated(): never {
+  throw new CallableError('unauthenticated', 'Sign in, or give a name and an email address to order as a guest');
+}
+
+const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } as const;
 
 /**
  * Most orders of a rush: one line of a free ticket type that is on sale, as this process saw the
@@ -208,7 +241,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
         locale: ctx.locale,
         idempotencyKey: input.idempotencyKey ?? null,
         quantity: line.quantity,
-        quotas: orderAttemptQuotas(ctx),
+        quotas: orderAttemptQuotas(ctx, ctx.user),
       },
     });
   } catch (error) {
@@ -274,16 +307,23 @@ function checkLines(
   return typeById;
 }
 
-async function orderWithKey(db: Db, buyerId: string, idempotencyKey: string) {
+async function orderWithKey(db: Db, buyer: Buyer, idempotencyKey: string) {
   const [existing] = await db
     .select({ id: order.id })
     .from(order)
-    .where(and(eq(order.buyerId, buyerId), eq(order.idempotencyKey, idempotencyKey)));
+    .where(
+      and(
+        // A guest's: under the same address, and still a guest's.
+        buyer.id ? eq(order.buyerId, buyer.id) : and(isNull(order.buyerId), eq(order.email, buyer.email)),
+        eq(order.idempotencyKey, idempotencyKey),
+      ),
+    );
   return existing?.id;
 }
 
 /** createOrder's answer for an order that exists (the same idempotency key sent again). */
-async function answerFor(db: Db, orderId: string) {
+async function answerFor(ctx: CallContext, orderId: string) {
+  const { db } = ctx;
   const [found] = await db.select().from(order).where(eq(order.id, orderId));
   const [row] = await db
     .select({ n: sql<number>`count(*)::int` })
@@ -295,5 +335,6 @@ async function answerFor(db: Db, orderId: string) {
     ticketCount: row?.n ?? 0,
     total: found!.total,
     holdExpiresAt: found!.holdExpiresAt?.toISOString() ?? null,
+    ...(found!.buyerId === null && found!.total > 0 ? { accessToken: orderAccessToken(ctx.config, orderId) } : {}),
   };
 }

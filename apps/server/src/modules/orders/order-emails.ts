@@ -3,6 +3,7 @@ import { defaultLocale, isLocale, type Locale } from '@admit/shared/locales';
 import { formatOrderReference } from '@admit/shared/orders';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
+import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
 import { personLanguage } from '../../platform/mail/language-schema';
@@ -11,6 +12,7 @@ import {
   composeLatePaymentRefundNotice,
   composeOrderConfirmation,
   composeEventCancelledNotice,
+  composeGuestLink,
   composeRefundNotice,
   type OrderEmailRecipient,
 } from './compose-order-email';
@@ -22,6 +24,8 @@ import { ticket } from '../tickets/schema';
 import { ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
+import { placesOf } from './order-places';
+import { guestOrderUrl } from './order-access';
 import { cancellationRefundKey, cancellationRefundKeyOf } from './refund-keys';
 import { order, refund } from './schema';
 import { orderTopic } from './topics';
@@ -34,6 +38,8 @@ export interface OrderEmailDeps {
   storage?: FileStorage;
   /** Refreshes the organizer's order detail, whose timeline gains an "email sent" line. */
   publish?: (...topics: string[]) => void;
+  /** The secret order links are signed with: a guest's emails link to their order (decision 0060). */
+  config?: Pick<Config, 'AUTH_SECRET'>;
 }
 
 // These run in jobs (orders.jobs.ts), enqueued with the change they tell of, so they run only once
@@ -158,8 +164,28 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     lines,
     tickets,
     pdf: { filename: `${found.event.slug}-tickets.pdf`, content: pdf },
+    // Nobody's account holds a guest's order: the email's link opens it.
+    orderUrl: found.order.buyerId === null && deps.config ? guestOrderUrl(deps.config, deps.publicUrl, orderId) : undefined,
   });
   return sendOnce(deps, orderId, email, `order-confirmation:${orderId}`, { kind: 'confirmation', to: found.order.email });
+}
+
+/**
+ * The link that confirms a guest's free places (decision 0060): opening it issues the tickets.
+ * Sent once per order; not when the hold ended or was confirmed meanwhile.
+ */
+export async function sendGuestLink(deps: OrderEmailDeps & { config: Pick<Config, 'AUTH_SECRET'> }, orderId: string) {
+  const found = await findOrderWithEvent(deps.db, orderId);
+  if (found.order.status !== 'pending' || !canReceiveMail(found.order.email)) return false;
+  const places = await placesOf(deps.db, orderId);
+  const email = await composeGuestLink({
+    ...recipientOf(found, deps.publicUrl),
+    images: (await picturesFor(deps, found)).images,
+    count: places.reduce((sum, line) => sum + line.quantity, 0),
+    holdMinutes: found.event.holdMinutes,
+    url: guestOrderUrl(deps.config, deps.publicUrl, orderId),
+  });
+  return sendOnce(deps, orderId, email, `guest-link:${orderId}`, { kind: 'guest-link', to: found.order.email });
 }
 
 /**
@@ -271,6 +297,15 @@ export const sendConfirmationJob = defineJob({
       return;
     }
     await sendOrderConfirmation(services, orderId);
+  },
+});
+
+/** A guest's free places: the link that confirms the address and issues the tickets. */
+export const sendGuestLinkJob = defineJob({
+  name: 'orders.sendGuestLink',
+  data: OrderJobData,
+  async handler({ orderId }, { services }) {
+    await sendGuestLink(services, orderId);
   },
 });
 

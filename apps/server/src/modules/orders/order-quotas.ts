@@ -1,6 +1,6 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
-import type { AuthedCallContext } from '../../platform/http/callable';
+import type { CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { consumeQuotas, quotaKey, type Quota } from './call-quota';
 import { ticket } from '../tickets/schema';
@@ -9,21 +9,42 @@ import { order, orderLine } from './schema';
 // What one account may ask of orders.create (decision 0030), so that one buyer cannot hold
 // an event's places or flood the server while others wait.
 
-/** The quotas an order attempt counts in: its account's and its client address's. */
-export function orderAttemptQuotas(ctx: AuthedCallContext): Quota[] {
+/**
+ * Who orders: a signed-in person (`id`), or a guest (`id` null) known by the address they gave. A
+ * person's limits count the orders guests made with their address too (decision 0060).
+ */
+export interface Buyer {
+  id: string | null;
+  name: string;
+  email: string;
+}
+
+/** The orders of the buyer: theirs, and any made with their address (a guest's, or theirs before). */
+export function ordersOf(buyer: Pick<Buyer, 'id' | 'email'>): SQL {
+  const byAddress = sql`lower(${order.email}) = ${buyer.email.toLowerCase()}`;
+  return buyer.id ? or(eq(order.buyerId, buyer.id), byAddress)! : byAddress;
+}
+
+/**
+ * The quotas an order attempt counts in: its account's (a guest's address, under the same limit)
+ * and its client address's.
+ */
+export function orderAttemptQuotas(ctx: CallContext, buyer: Pick<Buyer, 'id' | 'email'>): Quota[] {
   const { ORDER_ATTEMPTS_WINDOW_SECONDS: windowSeconds, ORDER_ATTEMPTS_PER_ACCOUNT, ORDER_ATTEMPTS_PER_ADDRESS } = ctx.config;
   return [
-    { key: quotaKey('orders.create:account', ctx.user.id), limit: ORDER_ATTEMPTS_PER_ACCOUNT, windowSeconds },
+    buyer.id
+      ? { key: quotaKey('orders.create:account', buyer.id), limit: ORDER_ATTEMPTS_PER_ACCOUNT, windowSeconds }
+      : { key: quotaKey('orders.create:email', buyer.email.toLowerCase()), limit: ORDER_ATTEMPTS_PER_ACCOUNT, windowSeconds },
     { key: quotaKey('orders.create:address', ctx.clientAddress), limit: ORDER_ATTEMPTS_PER_ADDRESS, windowSeconds },
   ];
 }
 
 /**
- * Counts an order attempt against the caller's account and address; refuses it when either has
- * used up its window (ORDER_ATTEMPTS_*), saying how long to wait.
+ * Counts an order attempt against the caller's account (or a guest's address) and client address;
+ * refuses it when either has used up its window (ORDER_ATTEMPTS_*), saying how long to wait.
  */
-export async function countOrderAttempt(ctx: AuthedCallContext): Promise<void> {
-  const wait = await consumeQuotas(ctx.db, orderAttemptQuotas(ctx));
+export async function countOrderAttempt(ctx: CallContext, buyer: Pick<Buyer, 'id' | 'email'>): Promise<void> {
+  const wait = await consumeQuotas(ctx.db, orderAttemptQuotas(ctx, buyer));
   if (wait !== null)
     throw new CallableError('resource-exhausted', `Too many orders; try again in ${wait} s`, {
       reason: 'too-many-orders',
@@ -40,7 +61,7 @@ export async function countOrderAttempt(ctx: AuthedCallContext): Promise<void> {
  */
 export async function requireHoldWithinLimit(
   tx: Tx,
-  input: { buyerId: string; eventId: string; quantity: number; limit: number },
+  input: { buyer: Pick<Buyer, 'id' | 'email'>; eventId: string; quantity: number; limit: number },
 ): Promise<void> {
   const [row] = await tx
     .select({ held: sql<number>`coalesce(sum(${orderLine.quantity}), 0)::int` })
@@ -48,7 +69,7 @@ export async function requireHoldWithinLimit(
     .innerJoin(orderLine, eq(orderLine.orderId, order.id))
     .where(
       and(
-        eq(order.buyerId, input.buyerId),
+        ordersOf(input.buyer),
         eq(order.eventId, input.eventId),
         eq(order.status, 'pending'),
         gt(order.holdExpiresAt, sql`now()`),
@@ -65,7 +86,8 @@ export async function requireHoldWithinLimit(
 /**
  * Refuses an order that would give its buyer more tickets than a limit per buyer allows: the
  * event's (all its types together) or a ticket type's. What counts: the buyer's valid tickets and
- * the places of their pending orders, before this order is written.
+ * the places of their pending orders, before this order is written; a guest's and a person's
+ * orders under the same address count together.
  * Called after the order's places were taken: that update locked the event's row and the types',
  * so the same buyer's orders arriving at once wait for each other, and these statements, begun
  * after the lock, see those that committed before. (A check inside the statement that takes the
@@ -74,7 +96,9 @@ export async function requireHoldWithinLimit(
 export async function requireWithinBuyerLimits(
   tx: Tx,
   input: {
-    buyerId: string;
+    /** A guest's id is null; a late payment's order may have no email (then the id alone counts). */
+    buyerId: string | null;
+    email?: string;
     event: { id: string; maxPerBuyer: number | null };
     lines: readonly { ticketTypeId: string; quantity: number }[];
     types: ReadonlyMap<string, { id: string; maxPerBuyer: number | null }>;
@@ -82,11 +106,12 @@ export async function requireWithinBuyerLimits(
 ): Promise<void> {
   const limited = input.lines.filter((line) => input.types.get(line.ticketTypeId)?.maxPerBuyer != null);
   if (limited.length === 0 && input.event.maxPerBuyer === null) return;
+  const theirs = input.email ? ordersOf({ id: input.buyerId, email: input.email }) : eq(order.buyerId, input.buyerId ?? '');
   const valid = await tx
     .select({ ticketTypeId: ticket.ticketTypeId, count: sql<number>`count(*)::int` })
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
-    .where(and(eq(order.buyerId, input.buyerId), eq(order.eventId, input.event.id), eq(ticket.status, 'valid')))
+    .where(and(theirs, eq(order.eventId, input.event.id), eq(ticket.status, 'valid')))
     .groupBy(ticket.ticketTypeId);
   const held = await tx
     .select({ ticketTypeId: orderLine.ticketTypeId, count: sql<number>`sum(${orderLine.quantity})::int` })
@@ -94,7 +119,7 @@ export async function requireWithinBuyerLimits(
     .innerJoin(order, eq(order.id, orderLine.orderId))
     .where(
       and(
-        eq(order.buyerId, input.buyerId),
+        theirs,
         eq(order.eventId, input.event.id),
         // Also a hold that ended a moment ago and that its job has not released yet: it can still be paid.
         eq(order.status, 'pending'),

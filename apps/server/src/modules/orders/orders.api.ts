@@ -6,6 +6,7 @@ export { consumeQuota, consumeQuotas, quotaKey, quotaLeft, type Quota } from './
 export { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds } from './holds';
+export { claimGuestOrders, guestOrderUrl, tokenOpens } from './order-access';
 export { sendOrderConfirmation, type OrderEmailDeps } from './order-emails';
 export { orderDetailLiveQueries } from './order-detail.live';
 export { ordersCallables } from './orders.functions';

@@ -1,37 +1,36 @@
 import { localizeEvent } from '@admit/shared/event-content';
 import { isLocale } from '@admit/shared/locales';
-import { cancelOrder, confirmPayment, createOrder as createOrderContract, startPayment } from '@admit/shared/orders';
-import { and, eq } from 'drizzle-orm';
-import type { Db } from '../../platform/db/database';
+import {
+  cancelOrder,
+  confirmGuestOrder as confirmGuestOrderContract,
+  confirmPayment,
+  createOrder as createOrderContract,
+  startPayment,
+} from '@admit/shared/orders';
+import { eq } from 'drizzle-orm';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
+import { confirmGuestOrder } from './confirm-guest-order';
 import { createOrder } from './create-order';
 import { releaseHold } from './holds';
+import { buyersOrder } from './order-access';
 import { recordActivity } from './order-activity';
 import { settleAndAnnounce } from './payment-outcome';
 import { order } from './schema';
 import { orderTopics } from './topics';
 
+// Without a session: a guest orders with `guest` (else `unauthenticated`), and acts on their order
+// with the token that opens it (order-access.ts, decision 0060).
 export const createOrderCallable = defineCallable(createOrderContract, {
-  auth: 'required',
+  auth: 'optional',
   handler: (input, ctx) => createOrder({ ctx, input }),
 });
 
-/** The buyer's own order, or not-found (another person's order id reveals nothing). */
-async function ownOrder(db: Db, orderId: string, userId: string) {
-  const [found] = await db
-    .select()
-    .from(order)
-    .where(and(eq(order.id, orderId), eq(order.buyerId, userId)));
-  if (!found) throw new CallableError('not-found', 'No such order');
-  return found;
-}
-
 export const startPaymentCallable = defineCallable(startPayment, {
-  auth: 'required',
+  auth: 'optional',
   async handler(input, ctx) {
-    let found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    let found = await buyersOrder(ctx, input.orderId, input.accessToken);
     if (found.status === 'pending' && found.holdExpiresAt && found.holdExpiresAt <= new Date()) {
       const released = await releaseHold(ctx.db, found.id, 'expired', { onlyIfDue: true });
       if (released) ctx.publish(...orderTopics(released));
@@ -80,9 +79,9 @@ export const startPaymentCallable = defineCallable(startPayment, {
 });
 
 export const confirmPaymentCallable = defineCallable(confirmPayment, {
-  auth: 'required',
+  auth: 'optional',
   async handler(input, ctx) {
-    const found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    const found = await buyersOrder(ctx, input.orderId, input.accessToken);
     if (!found.paymentRef) return { status: found.status, paymentStatus: null };
     // The browser's word is not enough: the payment is read back from the provider.
     const payment = await ctx.payments.retrievePaymentIntent(found.paymentRef);
@@ -92,9 +91,9 @@ export const confirmPaymentCallable = defineCallable(confirmPayment, {
 });
 
 export const cancelOrderCallable = defineCallable(cancelOrder, {
-  auth: 'required',
+  auth: 'optional',
   async handler(input, ctx) {
-    const found = await ownOrder(ctx.db, input.orderId, ctx.user.id);
+    const found = await buyersOrder(ctx, input.orderId, input.accessToken);
     const released = await releaseHold(ctx.db, found.id, 'cancelled');
     if (!released) return { status: found.status };
     ctx.publish(...orderTopics(released));
@@ -102,4 +101,16 @@ export const cancelOrderCallable = defineCallable(cancelOrder, {
   },
 });
 
-export const ordersCallables = [createOrderCallable, startPaymentCallable, confirmPaymentCallable, cancelOrderCallable];
+/** The link in a guest's email was opened: their held free places become tickets. The token is the capability. */
+export const confirmGuestOrderCallable = defineCallable(confirmGuestOrderContract, {
+  auth: 'optional',
+  handler: (input, ctx) => confirmGuestOrder(ctx, input),
+});
+
+export const ordersCallables = [
+  createOrderCallable,
+  startPaymentCallable,
+  confirmPaymentCallable,
+  cancelOrderCallable,
+  confirmGuestOrderCallable,
+];

@@ -3,6 +3,7 @@ import { expireHoldJob } from './holds';
 import {
   sendConfirmationJob,
   sendEventCancelledNoticeJob,
+  sendGuestLinkJob,
   sendLatePaymentRefundNoticeJob,
   sendRefundNoticeJob,
 } from './order-emails';
@@ -13,6 +14,7 @@ import { sendRefundJob } from './refund-order';
 // mailer sends once, a hold is released by a conditional update, a refund is sent with its own key.
 export const ordersJobs = [
   sendConfirmationJob,
+  sendGuestLinkJob,
   sendRefundNoticeJob,
   sendLatePaymentRefundNoticeJob,
   expireHoldJob,

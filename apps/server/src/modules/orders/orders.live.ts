@@ -8,6 +8,7 @@ import { event } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
 import { attendeesOf } from './order-answers';
 import { linesWithNames } from './order-lines';
+import { tokenOpens } from './order-access';
 import { order } from './schema';
 import { eventOrdersTopic, orderTopic } from './topics';
 
@@ -38,10 +39,16 @@ export const eventOrdersLive = defineLiveQuery(eventOrders, {
   topics: (params) => [eventOrdersTopic(params.eventId)],
 });
 
-/** One order of the signed-in buyer (another person's order id is `not-found`): the checkout watches it settle. */
+/**
+ * One order of the signed-in buyer, or the one a guest's token opens (another order's id is
+ * `not-found`): the checkout watches it settle.
+ */
 export const myOrderLive = defineLiveQuery(myOrder, {
-  auth: 'required',
+  auth: 'optional',
   async load(params, ctx) {
+    if (params.accessToken === undefined && !ctx.user) throw new CallableError('unauthenticated', 'Sign in to see this');
+    const opened = ctx.config !== undefined && tokenOpens(ctx.config, params.orderId, params.accessToken);
+    if (params.accessToken !== undefined && !opened) throw new CallableError('not-found', 'No such order');
     const [found] = await ctx.db
       .select({
         id: order.id,
@@ -62,7 +69,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       })
       .from(order)
       .innerJoin(event, eq(event.id, order.eventId))
-      .where(and(eq(order.id, params.orderId), eq(order.buyerId, ctx.user.id)));
+      .where(and(eq(order.id, params.orderId), opened ? undefined : eq(order.buyerId, ctx.user!.id)));
     if (!found) throw new CallableError('not-found', 'No such order');
     const lines = await linesWithNames(ctx.db, found.id);
     const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId));

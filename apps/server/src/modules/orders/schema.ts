@@ -34,6 +34,11 @@ export const order = pgTable(
     index('order_event_created_idx').on(table.eventId, table.createdAt, table.id),
     index('order_buyer_idx').on(table.buyerId),
     uniqueIndex('order_buyer_idempotency_idx').on(table.buyerId, table.idempotencyKey),
+    // A guest's orders, by the address they gave: their key made one order (decision 0060), and a
+    // person who signs in with the address is given them (order-access.ts).
+    uniqueIndex('order_guest_idempotency_idx')
+      .on(table.email, table.idempotencyKey)
+      .where(sql`${table.buyerId} is null`),
     // The hold sweeper's question: which pending orders have run out?
     index('order_pending_hold_idx')
       .on(table.holdExpiresAt)
@@ -119,6 +124,7 @@ export const orderActivity = pgTable(
         'payment_started',
         'payment_failed',
         'paid',
+        'confirmed',
         'expired',
         'cancelled',
         'late_payment_refunded',

@@ -37,7 +37,6 @@ async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<t
       // Made while the code worked: its window may have ended since, its limits still hold.
       for (const use of await codeUsesOf(savepoint, found.id))
         await takeCodeUses(savepoint, { ...use, buyerId: found.buyerId, as: 'again' });
-      if (!found.buyerId) return true;
       const [limits] = await savepoint.select({ maxPerBuyer: event.maxPerBuyer }).from(event).where(eq(event.id, found.eventId));
       const types = await savepoint
         .select({ id: ticketType.id, maxPerBuyer: ticketType.maxPerBuyer })
@@ -50,6 +49,7 @@ async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<t
         );
       await requireWithinBuyerLimits(savepoint, {
         buyerId: found.buyerId,
+        email: found.email,
         event: { id: found.eventId, maxPerBuyer: limits?.maxPerBuyer ?? null },
         lines,
         types: new Map(types.map((type) => [type.id, type])),

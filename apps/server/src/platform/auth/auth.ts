@@ -3,6 +3,7 @@ import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { bearer, magicLink, phoneNumber, twoFactor } from 'better-auth/plugins';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/database';
 import { composeActionEmail, localeOfRequest, mailIntl } from '../mail/compose';
 import type { Mailer } from '../mail/mailer';
@@ -47,6 +48,11 @@ export function createAuth(options: {
   trustedOrigins: string[];
   rateLimit: boolean;
   federated: FederatedSignIn;
+  /**
+   * A person signed in, or verified an address: called with who they are now (app.ts gives them
+   * the orders guests made with their verified address, decision 0060). Must not throw.
+   */
+  onPersonSeen?: (person: { id: string; email: string; emailVerified: boolean }) => Promise<void>;
 }) {
   // A person without a password (email link, phone, provider) turns it on and off with their session alone.
   const secondFactor = twoFactor({ issuer: 'Admit', allowPasswordless: true });
@@ -103,6 +109,26 @@ export function createAuth(options: {
     onAPIError: { throw: true },
     socialProviders: options.federated.socialProviders,
     database: drizzleAdapter(options.db, { provider: 'pg', schema: authSchema }),
+    databaseHooks: {
+      session: {
+        create: {
+          async after(session) {
+            const [person] = await options.db
+              .select({ id: authSchema.user.id, email: authSchema.user.email, emailVerified: authSchema.user.emailVerified })
+              .from(authSchema.user)
+              .where(eq(authSchema.user.id, session.userId));
+            if (person) await options.onPersonSeen?.(person);
+          },
+        },
+      },
+      user: {
+        update: {
+          async after(person) {
+            await options.onPersonSeen?.(person);
+          },
+        },
+      },
+    },
     emailAndPassword: {
       enabled: true,
       requireEmailVerification: true,

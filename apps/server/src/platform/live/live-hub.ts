@@ -8,7 +8,7 @@ import { session as sessionTable } from '../auth/schema';
 import type { Database } from '../db/database';
 import { CallableError, callableErrorFromDatabase } from '../http/callable-error';
 import { SocketAdmission, type LiveLimits } from './live-limits';
-import type { LiveQuery } from './live-query';
+import type { LiveContext, LiveQuery } from './live-query';
 import { ChangeAnnouncer, changesChannel } from './change-announcer';
 import { liveCloseCodes, type Connection, type LiveSession, type Subscription } from './live-connections';
 import { rowChanges } from './row-changes';
@@ -48,6 +48,8 @@ export class LiveHub {
     queries: LiveQuery[],
     private readonly log: FastifyBaseLogger,
     private readonly limits: LiveLimits,
+    /** What every live query may read besides the caller: the configuration (order links' secret). */
+    private readonly shared: Pick<LiveContext, 'config'> = {},
   ) {
     for (const query of queries) {
       if (this.queries.has(query.contract.name)) throw new Error(`Live query ${query.contract.name} is defined twice`);
@@ -129,7 +131,7 @@ export class LiveHub {
   handleConnection(socket: WebSocket, session: LiveSession | null, clientAddress: string, log: FastifyBaseLogger) {
     const connection: Connection = {
       socket,
-      ctx: { db: this.database.db, user: session?.user ?? null, clientAddress, log },
+      ctx: { db: this.database.db, user: session?.user ?? null, clientAddress, log, ...this.shared },
       sessionId: session?.id ?? null,
       subscriptions: new Map(),
       closed: false,

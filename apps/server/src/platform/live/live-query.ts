@@ -2,6 +2,7 @@ import type { LiveQueryContract, LiveRow } from '@admit/shared/live';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { SessionUser } from '../auth/auth';
+import type { Config } from '../config';
 import type { Db } from '../db/database';
 import { CallableError } from '../http/callable-error';
 
@@ -11,6 +12,8 @@ export interface LiveContext {
   /** The address the connection came from (as the proxy in front reports it): what quotas per address count. */
   clientAddress: string;
   log: FastifyBaseLogger;
+  /** The server's configuration, where the process has one (a guest's order link is checked with its secret). */
+  config?: Pick<Config, 'AUTH_SECRET'>;
 }
 export type AuthedLiveContext = LiveContext & { user: SessionUser };
 

@@ -102,6 +102,28 @@ export const mailMessages = {
     defaultMessage: 'Your tickets are also in Admit under My tickets; once loaded there, they show without a network too.',
   },
   myTicketsAction: { id: 'mail.order.myTicketsAction', defaultMessage: 'My tickets' },
+  guestOrderAction: { id: 'mail.order.guestAction', defaultMessage: 'Your order' },
+  guestOrderNote: {
+    id: 'mail.order.guestNote',
+    defaultMessage:
+      'The button opens your order: its tickets, their holders and the PDF. Keep this email. If you sign in to Admit with this address, the order is also in My tickets.',
+  },
+  guestLinkSubject: { id: 'mail.guestLink.subject', defaultMessage: 'Confirm your tickets for {event}' },
+  guestLinkIntro: {
+    id: 'mail.guestLink.intro',
+    defaultMessage:
+      '{count, plural, one {A ticket for {event} is held for you.} other {# tickets for {event} are held for you.}} Open the link below to confirm this address and get {count, plural, one {it} other {them}}.',
+  },
+  guestLinkHold: {
+    id: 'mail.guestLink.hold',
+    defaultMessage:
+      'Until you do, the places are held for {minutes, plural, one {# minute} other {# minutes}}; then they go back on sale.',
+  },
+  guestLinkAction: { id: 'mail.guestLink.action', defaultMessage: 'Confirm and get my tickets' },
+  guestLinkIgnore: {
+    id: 'mail.guestLink.ignore',
+    defaultMessage: 'If you did not order these tickets, ignore this email: nothing is issued without the link.',
+  },
   orderFooter: {
     id: 'mail.order.footer',
     defaultMessage: 'Admit — tickets and check-in. You get this email because of an order with this address on {host}.',

@@ -73,9 +73,12 @@ async function setStatus(db: Db, id: string, status: (typeof sandboxPayment.$inf
   await db.update(sandboxPayment).set({ status }).where(eq(sandboxPayment.id, id));
 }
 
-/** The sandbox card form's "Pay": Stripe's test numbers decide the outcome, as they do at Stripe. */
+/**
+ * The sandbox card form's "Pay": Stripe's test numbers decide the outcome, as they do at Stripe.
+ * The client secret is the capability, as at Stripe: a guest pays without a session too.
+ */
 export const sandboxConfirmCallable = defineCallable(sandboxConfirm, {
-  auth: 'required',
+  auth: 'optional',
   async handler(input, ctx) {
     const payment = await paymentBySecret(ctx.db, input.clientSecret);
     if (payment.status === 'succeeded') return { status: 'succeeded' as const };
@@ -102,7 +105,7 @@ export const sandboxConfirmCallable = defineCallable(sandboxConfirm, {
 
 /** The sandbox's confirmation step (what 3-D Secure is at a real bank). */
 export const sandboxAuthenticateCallable = defineCallable(sandboxAuthenticate, {
-  auth: 'required',
+  auth: 'optional',
   async handler(input, ctx) {
     const payment = await paymentBySecret(ctx.db, input.clientSecret);
     if (payment.status !== 'requires_action') throw new CallableError('failed-precondition', 'Nothing to confirm');

@@ -18,7 +18,7 @@ type Attendee = MyOrderRow['attendees'][number];
  * Each ticket's answers to the event's questions on the buyer's order page: held places' before
  * the payment, the tickets' after it, each of which can be changed until the event starts.
  */
-export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: string } }) {
+export function AttendeeAnswers({ order, accessToken }: { order: MyOrderRow & { shownIn: string }; accessToken?: string }) {
   const intl = useIntl();
   const [editing, setEditing] = useState<{ attendee: Attendee; name: string } | null>(null);
   if (order.attendees.length === 0) return null;
@@ -81,6 +81,7 @@ export function AttendeeAnswers({ order }: { order: MyOrderRow & { shownIn: stri
       {editing && (
         <ChangeAnswersDialog
           orderId={order.id}
+          accessToken={accessToken}
           eventId={order.eventId}
           attendee={editing.attendee}
           name={editing.name}
@@ -102,12 +103,15 @@ function ticketName(intl: IntlShape, type: string, index: number, count: number)
 
 function ChangeAnswersDialog({
   orderId,
+  accessToken,
   eventId,
   attendee,
   name,
   onClose,
 }: {
   orderId: string;
+  /** A guest's: the token that opens the order. */
+  accessToken?: string;
   eventId: string;
   attendee: Attendee;
   name: string;
@@ -121,7 +125,7 @@ function ChangeAnswersDialog({
   const [errors, setErrors] = useState<Record<string, string>>({});
   const save = useMutation({
     mutationFn: (answers: AnswerDraft) =>
-      callFunction(changeAnswers, { orderId, ticketId: attendee.ticketId!, answers: answers as never }),
+      callFunction(changeAnswers, { orderId, accessToken, ticketId: attendee.ticketId!, answers: answers as never }),
     onSuccess: () => {
       notifications.show({
         color: 'green',

@@ -1,5 +1,6 @@
 import {
   cancelOrder,
+  confirmGuestOrder,
   confirmPayment,
   formatOrderReference,
   myOrder,
@@ -24,7 +25,7 @@ import { usePageTitle } from '../../lib/page-title';
 import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { ResponsivePicture } from '../../lib/picture';
 import { formatMoney } from '../../lib/money';
-import { ErrorState, PageLoader } from '../../lib/page-state';
+import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import { LineCodeNote } from '../../lib/discount-text';
 import { AttendeeAnswers } from './attendee-answers';
 import { SandboxCardForm } from './sandbox-card-form';
@@ -34,28 +35,44 @@ import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
 const StripePayment = lazy(() => import('./stripe-payment').then((module) => ({ default: module.StripePayment })));
 
 /**
- * One order of the signed-in buyer: while it is pending, the payment step with the hold's
- * countdown; afterwards what became of it (paid, expired, cancelled, refunded), updated live.
- * `returnedFromPayment` is set when Stripe sends the buyer back (3-D Secure): the server checks.
+ * One order of the signed-in buyer, or the one a guest's token opens: while it is pending, the
+ * payment step with the hold's countdown (a guest's free places: confirmed by opening the emailed
+ * link, which is this page); afterwards what became of it (paid, expired, cancelled, refunded),
+ * updated live. `returnedFromPayment` is set when Stripe sends the buyer back (3-D Secure): the server checks.
  */
 export function OrderPage({
   orderId,
+  accessToken,
   returnedFromPayment,
   holders,
   messages,
 }: {
   orderId: string;
+  /** A guest's: the token from their email (or from the checkout, for an order to pay). */
+  accessToken?: string;
   returnedFromPayment: boolean;
   /** Once paid: who each ticket is for (the tickets feature's). */
   holders?: ReactNode;
   /** Once paid: what the organizer wrote to the holders of its tickets (the messages feature's). */
   messages?: (eventId: string) => ReactNode;
 }) {
-  const { rows, error } = useLiveQuery(myOrder, { orderId });
+  const { rows, error } = useLiveQuery(myOrder, accessToken ? { orderId, accessToken } : { orderId });
   const intl = useIntl();
   const { locale } = useLocale();
   usePageTitle(intl.formatMessage({ id: 'order.tabTitle', defaultMessage: 'Your order' }));
-  const confirm = useMutation({ mutationFn: () => callFunction(confirmPayment, { orderId }) });
+  const confirm = useMutation({ mutationFn: () => callFunction(confirmPayment, { orderId, accessToken }) });
+  // A guest's free places: opening the emailed link is the confirmation (once per visit).
+  const confirmEmail = useMutation({
+    mutationFn: (token: string) => callFunction(confirmGuestOrder, { orderId, accessToken: token }),
+  });
+  const awaitingLink = Boolean(accessToken) && rows?.[0]?.status === 'pending' && rows[0].total === 0;
+  const confirmedEmail = useRef(false);
+  useEffect(() => {
+    if (awaitingLink && accessToken && !confirmedEmail.current) {
+      confirmedEmail.current = true;
+      confirmEmail.mutate(accessToken);
+    }
+  }, [awaitingLink, accessToken, confirmEmail]);
   const checkedReturn = useRef(false);
   useEffect(() => {
     if (returnedFromPayment && !checkedReturn.current) {
@@ -108,10 +125,24 @@ export function OrderPage({
         </Text>
       </Stack>
       <OrderSummary order={order} />
-      {order.status === 'pending' && <PaymentStep order={order} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />}
-      <Outcome order={order} />
+      {order.status === 'pending' && order.total === 0 ? (
+        <Group gap="sm" role="status">
+          <Loader size="sm" />
+          <Text size="sm" c="dimmed">
+            <FormattedMessage id="order.confirmingEmail" defaultMessage="Confirming your email address…" />
+          </Text>
+        </Group>
+      ) : order.status === 'pending' ? (
+        <PaymentStep order={order} accessToken={accessToken} onPaid={() => confirm.mutate()} confirming={confirm.isPending} />
+      ) : null}
+      {confirmEmail.isError && (
+        <Alert color="red" role="alert">
+          <ErrorSentence error={confirmEmail.error} />
+        </Alert>
+      )}
+      <Outcome order={order} accessToken={accessToken} />
       {(order.status === 'paid' || order.status === 'partially_refunded') && holders}
-      <AttendeeAnswers order={order} />
+      <AttendeeAnswers order={order} accessToken={accessToken} />
       {order.status !== 'pending' && order.status !== 'expired' && messages?.(order.eventId)}
     </Stack>
   );
@@ -203,13 +234,23 @@ function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
   );
 }
 
-function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid: () => void; confirming: boolean }) {
+function PaymentStep({
+  order,
+  accessToken,
+  onPaid,
+  confirming,
+}: {
+  order: MyOrderRow;
+  accessToken?: string;
+  onPaid: () => void;
+  confirming: boolean;
+}) {
   const navigate = useNavigate();
   const errorMessage = useErrorMessage();
   const secondsLeft = useSecondsLeft(order.holdExpiresAt);
-  const start = useMutation({ mutationFn: () => callFunction(startPayment, { orderId: order.id }) });
+  const start = useMutation({ mutationFn: () => callFunction(startPayment, { orderId: order.id, accessToken }) });
   const cancel = useMutation({
-    mutationFn: () => callFunction(cancelOrder, { orderId: order.id }),
+    mutationFn: () => callFunction(cancelOrder, { orderId: order.id, accessToken }),
     onSuccess: () => navigate({ to: '/e/$slug', params: { slug: order.eventSlug } }),
   });
   // The payment step opens with the page: the server creates the payment (idempotent per order).
@@ -275,7 +316,7 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
             <StripePayment
               publishableKey={start.data.publishableKey}
               clientSecret={start.data.clientSecret}
-              returnUrl={`${location.origin}/orders/${order.id}?paid=1`}
+              returnUrl={`${location.origin}/orders/${order.id}?paid=1${accessToken ? `&token=${encodeURIComponent(accessToken)}` : ''}`}
               onPaid={onPaid}
             />
           </Suspense>
@@ -284,7 +325,7 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
             clientSecret={start.data.clientSecret}
             onPaid={onPaid}
             // What Stripe's webhook tells of a declined card, the sandbox tells when the server reads the payment back.
-            onDeclined={() => void callFunction(confirmPayment, { orderId: order.id }).catch(() => undefined)}
+            onDeclined={() => void callFunction(confirmPayment, { orderId: order.id, accessToken }).catch(() => undefined)}
           />
         )}
         <Divider />
@@ -302,7 +343,7 @@ function PaymentStep({ order, onPaid, confirming }: { order: MyOrderRow; onPaid:
   );
 }
 
-function Outcome({ order }: { order: MyOrderRow }) {
+function Outcome({ order, accessToken }: { order: MyOrderRow; accessToken?: string }) {
   const intl = useIntl();
   const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
   switch (shownOrderStatus(order)) {
@@ -312,7 +353,11 @@ function Outcome({ order }: { order: MyOrderRow }) {
         <Alert
           color="green"
           role="status"
-          title={intl.formatMessage({ id: 'order.paid.title', defaultMessage: 'Payment received — your tickets are ready' })}
+          title={
+            order.total === 0
+              ? intl.formatMessage({ id: 'picker.done.title', defaultMessage: 'Your tickets are ready' })
+              : intl.formatMessage({ id: 'order.paid.title', defaultMessage: 'Payment received — your tickets are ready' })
+          }
         >
           <Stack gap="xs">
             <FormattedMessage
@@ -320,10 +365,13 @@ function Outcome({ order }: { order: MyOrderRow }) {
               defaultMessage="We sent a confirmation with your tickets to your email address."
             />
             <Group gap="xs">
-              <ButtonLink to="/tickets" size="xs" variant="white">
-                <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
-              </ButtonLink>
-              <TicketsPdfLink orderId={order.id} size="xs" variant="white" />
+              {/* A guest has no My tickets: the PDF and the emailed link are their tickets. */}
+              {!accessToken && (
+                <ButtonLink to="/tickets" size="xs" variant="white">
+                  <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+                </ButtonLink>
+              )}
+              <TicketsPdfLink orderId={order.id} accessToken={accessToken} size="xs" variant="white" />
             </Group>
           </Stack>
         </Alert>

@@ -1,4 +1,4 @@
-import { ButtonLink } from '../../lib/links';
+import { AnchorLink, ButtonLink } from '../../lib/links';
 import type { codeTicketTypes } from '@admit/shared/codes';
 import { contractRef } from '@admit/shared/contract-ref';
 import type { PublicEventRow, ticketAvailability, TicketAvailabilityRow } from '@admit/shared/events';
@@ -6,7 +6,7 @@ import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-ev
 import { directionOf } from '@admit/shared/locales';
 import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
 import type { eventQuestions } from '@admit/shared/questions';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
@@ -15,6 +15,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { sendStep, useStep } from '../../lib/beacon';
+import { embeddingSite } from '../../lib/embed-frame';
 import { useEventLanguage } from '../../lib/event-language';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
@@ -22,6 +23,7 @@ import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
 import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
+import { GuestFields, type GuestDraft } from './guest-fields';
 import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
@@ -118,6 +120,10 @@ export function TicketPicker({
     if (asksAnything) void loadAttendeeStep();
   }, [asksAnything]);
   const [answering, setAnswering] = useState(false);
+  // Not signed in: "Continue with email" orders as a guest, with a name and an address (decision 0060).
+  const [asGuest, setAsGuest] = useState(false);
+  const [guest, setGuest] = useState<GuestDraft>({ name: '', email: '' });
+  const guestOrder = !session.data && asGuest;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
   useStep(
@@ -133,6 +139,7 @@ export function TicketPicker({
         idempotencyKey,
         // Only while it takes something off or unlocks what is chosen: a used-up code is left out.
         ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
+        ...(guestOrder ? { guest: { name: guest.name.trim(), email: guest.email.trim() } } : {}),
       }),
     onSuccess: (placed) => {
       sendStep(event.id, 'checkout', placed.orderId);
@@ -142,12 +149,19 @@ export function TicketPicker({
       setAnswering(false);
       setDrafts({});
       setIdempotencyKey(crypto.randomUUID());
-      // Something to pay: the order page is the payment step, with the hold's countdown.
-      if (placed.status === 'pending')
+      // Something to pay: the order page is the payment step, with the hold's countdown (a guest's
+      // opened by its token); in another site's frame, its embedded form. A guest's free places wait
+      // for the emailed link instead.
+      const token = placed.accessToken ? { token: placed.accessToken } : {};
+      if (placed.status === 'pending' && (placed.accessToken || placed.total !== 0))
         void navigate(
           embedded
-            ? { to: '/embed/orders/$orderId', params: { orderId: placed.orderId }, search: (before) => before }
-            : { to: '/orders/$orderId', params: { orderId: placed.orderId } },
+            ? {
+                to: '/embed/orders/$orderId',
+                params: { orderId: placed.orderId },
+                search: { source: embeddingSite() ?? undefined, ...token },
+              }
+            : { to: '/orders/$orderId', params: { orderId: placed.orderId }, search: token },
         );
     },
     onError: (error, lines) => {
@@ -342,6 +356,22 @@ export function TicketPicker({
             </Stack>
           </Alert>
         )}
+        {mutation.isSuccess && mutation.data.status === 'pending' && mutation.data.total === 0 && mutation.data.holdExpiresAt && (
+          <Alert
+            color="blue"
+            role="status"
+            title={intl.formatMessage({ id: 'picker.guest.sent.title', defaultMessage: 'Check your email' })}
+          >
+            <FormattedMessage
+              id="picker.guest.sent.body"
+              defaultMessage="We sent a link to {email}. Open it before {time} to get your tickets: they are held for you until then."
+              values={{
+                email: <strong>{guest.email.trim()}</strong>,
+                time: intl.formatTime(mutation.data.holdExpiresAt, { hour: 'numeric', minute: '2-digit' }),
+              }}
+            />
+          </Alert>
+        )}
         {mutation.isError && (
           <Alert color="red" role="alert">
             <ErrorSentence error={mutation.error} />
@@ -359,33 +389,78 @@ export function TicketPicker({
         )}
         {embedded?.newTab ? (
           <ContinueInTab event={event} code={code} reason={embedded.newTab} />
-        ) : embedded && !session.data ? (
-          <Button
-            component="a"
-            size="md"
-            href={signInHref(event.slug, code)}
-            target="_blank"
-            rel="noopener"
-            disabled={session.isPending}
+        ) : session.data || guestOrder ? (
+          <form
+            onSubmit={(submitted) => {
+              submitted.preventDefault();
+              submit();
+            }}
           >
-            <FormattedMessage id="picker.signInNewTab" defaultMessage="Sign in to get tickets (opens a new tab)" />
-          </Button>
-        ) : session.data ? (
-          <Button size="md" onClick={submit} disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
-            {asked.length > 0 && !answering ? (
-              <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
-            ) : (
-              <FormattedMessage
-                id="picker.submit"
-                defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
-                values={{ count: total }}
-              />
-            )}
-          </Button>
+            <Stack gap="md">
+              {guestOrder && <GuestFields value={guest} onChange={setGuest} />}
+              <Button type="submit" size="md" disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
+                {asked.length > 0 && !answering ? (
+                  <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
+                ) : (
+                  <FormattedMessage
+                    id="picker.submit"
+                    defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
+                    values={{ count: total }}
+                  />
+                )}
+              </Button>
+              {guestOrder && (
+                <Text size="sm" ta="center">
+                  <FormattedMessage
+                    id="picker.guest.haveAccount"
+                    defaultMessage="Have an account? <link>Sign in</link>"
+                    values={{
+                      link: (chunks) =>
+                        embedded ? (
+                          <Anchor href={signInHref(event.slug, code)} target="_blank" rel="noopener">
+                            {chunks}
+                          </Anchor>
+                        ) : (
+                          <AnchorLink to="/sign-in" search={{ redirect: location.href }}>
+                            {chunks}
+                          </AnchorLink>
+                        ),
+                    }}
+                  />
+                </Text>
+              )}
+            </Stack>
+          </form>
         ) : (
-          <ButtonLink size="md" to="/sign-in" search={{ redirect: location.href }} disabled={session.isPending}>
-            <FormattedMessage id="picker.signIn" defaultMessage="Sign in to get tickets" />
-          </ButtonLink>
+          <div className={classes.choices}>
+            <Button size="md" onClick={() => setAsGuest(true)} disabled={session.isPending || !onSale}>
+              <FormattedMessage id="picker.guest.continue" defaultMessage="Continue with email" />
+            </Button>
+            {/* In another site's frame Admit's session may not reach it: signing in opens a tab of its own. */}
+            {embedded ? (
+              <Button
+                component="a"
+                size="md"
+                variant="default"
+                href={signInHref(event.slug, code)}
+                target="_blank"
+                rel="noopener"
+                disabled={session.isPending}
+              >
+                <FormattedMessage id="picker.signInNewTab" defaultMessage="Sign in (opens a new tab)" />
+              </Button>
+            ) : (
+              <ButtonLink
+                size="md"
+                variant="default"
+                to="/sign-in"
+                search={{ redirect: location.href }}
+                disabled={session.isPending}
+              >
+                <FormattedMessage id="picker.guest.signIn" defaultMessage="Sign in" />
+              </ButtonLink>
+            )}
+          </div>
         )}
       </Stack>
     </Card>

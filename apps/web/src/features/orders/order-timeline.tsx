@@ -145,6 +145,11 @@ function describe(line: Activity, money: (minor: number) => string, intl: IntlSh
         { id: 'orderTimeline.holderChanged', defaultMessage: 'Ticket holder changed from {from} to {to}' },
         { from: textIn(detail, 'from'), to: textIn(detail, 'to') },
       );
+    case 'confirmed':
+      return intl.formatMessage({
+        id: 'orderTimeline.confirmed',
+        defaultMessage: 'The guest opened the emailed link: tickets issued',
+      });
     case 'answers_changed':
       return intl.formatMessage({ id: 'orderTimeline.answersChanged', defaultMessage: 'The buyer changed a ticket’s answers' });
   }

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "order_guest_idempotency_idx" ON "order" USING btree ("email","idempotency_key") WHERE "order"."buyer_id" is null;

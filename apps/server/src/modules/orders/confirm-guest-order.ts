@@ -1,0 +1,63 @@
+import { and, eq, gt, sql } from 'drizzle-orm';
+import type { CallContext } from '../../platform/http/callable';
+import { CallableError } from '../../platform/http/callable-error';
+import { sellHeldPlaces } from '../events/events.api';
+import { event } from '../events/schema';
+import { issueTickets } from '../tickets/tickets.api';
+import { releaseHold } from './holds';
+import { tokenOpens } from './order-access';
+import { recordActivity } from './order-activity';
+import { sendConfirmationJob } from './order-emails';
+import { answersOf, placesOf, type Order } from './order-places';
+import { order } from './schema';
+import { orderTopics } from './topics';
+
+/**
+ * A guest opened the link emailed for their free places (decision 0060): the address is theirs, so
+ * the held places become tickets, emailed as any free order's. Once: opened again, it answers what
+ * the order is now. A hold that ended is released as an unpaid one is, and answers `expired`.
+ */
+export async function confirmGuestOrder(ctx: CallContext, input: { orderId: string; accessToken: string }) {
+  if (!tokenOpens(ctx.config, input.orderId, input.accessToken)) throw new CallableError('not-found', 'No such order');
+  const confirmed = await ctx.db.transaction(async (tx): Promise<Order | null> => {
+    const [found] = await tx.select().from(order).where(eq(order.id, input.orderId)).for('update');
+    if (!found) throw new CallableError('not-found', 'No such order');
+    // Only a guest's free places wait for their link; an order to pay is confirmed by its payment.
+    if (found.status !== 'pending' || found.total !== 0 || found.buyerId !== null) return null;
+    const [confirmable] = await tx
+      .update(order)
+      .set({ status: 'paid' })
+      .where(and(eq(order.id, found.id), eq(order.status, 'pending'), gt(order.holdExpiresAt, sql`now()`)))
+      .returning();
+    if (!confirmable) return null;
+    const lines = await placesOf(tx, found.id);
+    await sellHeldPlaces(tx, { eventId: found.eventId, lines });
+    const [signing] = await tx
+      .select({ id: event.id, checkinKey: event.checkinKey })
+      .from(event)
+      .where(eq(event.id, found.eventId));
+    const answers = await answersOf(tx, found.id);
+    await issueTickets(tx, {
+      orderId: found.id,
+      event: signing!,
+      tickets: lines.map((line) => ({
+        ...line,
+        holderName: found.buyerName,
+        holderEmail: found.email,
+        answers: answers.get(line.ticketTypeId),
+      })),
+    });
+    await recordActivity(tx, found.id, 'confirmed', { by: 'email' });
+    await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
+    return confirmable;
+  });
+  if (confirmed) {
+    ctx.publish(...orderTopics(confirmed));
+    return { status: confirmed.status };
+  }
+  // Not confirmed: a hold that ran out ends now (its job may not have run yet); otherwise as it is.
+  const released = await releaseHold(ctx.db, input.orderId, 'expired', { onlyIfDue: true });
+  if (released) ctx.publish(...orderTopics(released));
+  const [now] = await ctx.db.select({ status: order.status }).from(order).where(eq(order.id, input.orderId));
+  return { status: now!.status };
+}
