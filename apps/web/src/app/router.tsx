@@ -1,5 +1,4 @@
 import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
-import { EmbeddedEvent } from '../features/events/embedded-event';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
 import { choiceParam, searchOf, sitePathParam, textParam } from '../lib/search-params';
@@ -14,6 +13,8 @@ import { signedInRoute } from './signed-in-route';
 // The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
 // event is (decision 0042).
 const TicketPicker = lazyPart(async () => (await import('../features/checkout/ticket-picker')).TicketPicker);
+// Other sites' frames only (decision 0061): not in the public pages' first load.
+const EmbeddedEvent = lazyPart(async () => (await import('../features/events/embedded-event')).EmbeddedEvent);
 const AccessibilityPage = lazyScreen(() => import('../features/accessibility/accessibility-page'), 'AccessibilityPage');
 const SignInPage = lazyScreen(() => import('../features/account/sign-in-page'), 'SignInPage');
 const SignUpPage = lazyScreen(() => import('../features/account/sign-up-page'), 'SignUpPage');
@@ -147,7 +148,7 @@ const embeddedEventRoute = createRoute({
       tab: choiceParam(search.tab, ['insecure', 'small']),
       over: choiceParam(search.over, ['page']),
     }),
-  loader: () => TicketPicker.preload(),
+  loader: () => Promise.all([EmbeddedEvent.preload(), TicketPicker.preload()]),
   component: function EmbeddedEventRoute() {
     const { slug } = embeddedEventRoute.useParams();
     const { code, tab, over } = embeddedEventRoute.useSearch();

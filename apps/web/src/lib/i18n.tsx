@@ -65,7 +65,12 @@ export function initialLocale(): Locale {
   // The embedded checkout speaks its host page's language, which embed.js passes (decision 0061).
   const hostLanguage = isEmbedded() ? new URLSearchParams(location.search).get('lang') : null;
   if (hostLanguage) return pickLocale([hostLanguage]);
-  const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
+  let saved: string | null = null;
+  try {
+    saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
+  } catch {
+    // A browser that keeps its storage from other sites' frames (the embedded checkout) throws here.
+  }
   if (isLocale(saved)) return saved;
   return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
 }
