@@ -94,8 +94,13 @@ export const onIntlError: NonNullable<IntlConfig['onError']> = (error) => {
 const pseudoKey = 'admit.pseudo';
 export const pseudoAvailable = import.meta.env.DEV;
 /** Whether this browser shows the pseudo-language (development only). */
-export const pseudoChosen = () =>
-  pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+export const pseudoChosen = () => {
+  try {
+    return pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+  } catch {
+    return false;
+  }
+};
 
 interface LocaleChoice {
   locale: Locale;
