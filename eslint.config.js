@@ -79,6 +79,45 @@ const boundaryZones = [
   { target: 'apps/server', from: 'apps/web', message: 'The server may not import web code: share it through packages/shared.' },
 ];
 
+// A module writes only its own tables: another module's table may be read (its schema.ts is
+// imported for joins), but an insert, update or delete of it goes through that module's front door
+// (docs/decisions/0059-module-seams.md). Tests arrange their data as they need.
+const ownTablesOnly = {
+  meta: {
+    type: 'problem',
+    messages: {
+      foreignWrite:
+        '"{{table}}" is the {{owner}} module\'s table: change it through {{owner}}.api.ts (add a function there), not with {{verb}}.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const match = /apps\/server\/src\/modules\/([^/]+)\//.exec(context.filename.split(path.sep).join('/'));
+    if (!match) return {};
+    const own = match[1];
+    /** Local names of tables imported from another module's schema.ts, with their module. */
+    const foreign = new Map();
+    return {
+      ImportDeclaration(node) {
+        const from = /^\.\.\/([^/]+)\/schema$/.exec(String(node.source.value));
+        if (!from || from[1] === own) return;
+        for (const specifier of node.specifiers) {
+          if (specifier.type === 'ImportSpecifier') foreign.set(specifier.local.name, from[1]);
+        }
+      },
+      CallExpression(node) {
+        const callee = node.callee;
+        if (callee.type !== 'MemberExpression' || callee.property.type !== 'Identifier') return;
+        const verb = callee.property.name;
+        if (verb !== 'insert' && verb !== 'update' && verb !== 'delete') return;
+        const [table] = node.arguments;
+        if (table?.type !== 'Identifier' || !foreign.has(table.name)) return;
+        context.report({ node, messageId: 'foreignWrite', data: { table: table.name, owner: foreign.get(table.name), verb } });
+      },
+    };
+  },
+};
+
 // formatjs/no-literal-string-in-jsx checks JSX text and only the attributes listed here. Every other
 // attribute is not shown to people (className, href, to, id, type, name, data-testid, variant, color,
 // size, key, autoComplete, inputMode, role, Mantine's style props such as gap="md"...) and stays free.
@@ -153,6 +192,15 @@ export default defineConfig(
       'import-x/extensions': ['.ts', '.tsx'],
     },
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
+  },
+
+  {
+    // A module writes only its own tables (ownTablesOnly above).
+    name: 'admit/own-tables-only',
+    files: ['apps/server/src/modules/**/*.{ts,tsx}'],
+    ignores: ['apps/server/src/modules/**/*.test.ts'],
+    plugins: { admit: { rules: { 'own-tables-only': ownTablesOnly } } },
+    rules: { 'admit/own-tables-only': 'error' },
   },
 
   {

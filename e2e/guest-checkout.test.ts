@@ -61,7 +61,7 @@ describe('a visitor buys without an account', () => {
     await organizer.getByRole('textbox', { name: /^Price/ }).fill('12');
     await organizer.getByRole('textbox', { name: 'Capacity', exact: true }).fill('5');
     await organizer.getByRole('button', { name: 'Add ticket type' }).click();
-    await organizer.getByRole('cell', { name: 'Seat', exact: true }).waitFor();
+    await organizer.getByRole('cell', { name: 'Seat', exact: true }).first().waitFor();
     await organizer.getByRole('button', { name: 'Publish' }).click();
     await expectText(organizer, 'On sale');
     eventPath = new URL((await organizer.getByRole('link', { name: 'View public page' }).getAttribute('href'))!, journey.url)

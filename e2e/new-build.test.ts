@@ -12,7 +12,7 @@ import { signUpAndVerify } from './support/sign-in';
 // web process does in a rolling deploy) while people have the app open. Their pages, built with
 // the earlier chunk names, keep working: the server still has the earlier build's chunks
 // (scripts/build-web.mjs keeps them in dist-archive). When a chunk is gone all the same, the page
-// reloads once onto the new build, and no more (decision 0058).
+// reloads once onto the new build, and no more (decision 0058), keeping what was typed in a form.
 
 const root = path.resolve(import.meta.dirname, '..');
 /** A copy of the built app (apps/web's dist and dist-server) that this journey builds its next release into. */
@@ -100,6 +100,32 @@ describe('pages opened before a new build keep working after it is served', () =
       expect(line).toMatch(/^200 /);
       expect(current.has(line.split('/assets/')[1]!)).toBe(false);
     }
+  });
+
+  it('keeps what was typed in a form across the reload for a missing chunk, and gives it back once', async () => {
+    const page = organizer;
+    await page.getByRole('link', { name: 'Organize' }).click();
+    await page.getByRole('link', { name: 'Rolling Club' }).first().click();
+    const title = page.getByLabel('Title');
+    await title.fill('Draft night');
+    await page.getByLabel('Venue').fill('The Old Mill');
+    const formAddress = page.url();
+    // The earlier build's members screen, gone from the archive: opening it reloads the page.
+    const archive = path.join(site, 'dist-archive', 'assets');
+    for (const file of chunkFiles(archive, 'members-page')) rmSync(path.join(archive, file));
+    let loads = 0;
+    page.on('load', () => loads++);
+    await page.getByRole('link', { name: 'Members' }).click();
+    await expect.poll(() => loads, { timeout: 30_000 }).toBe(1);
+    await page.locator('main h1').first().waitFor();
+    expect(await stillMarked(page)).toBe(false);
+    if (page.url() !== formAddress) await page.goBack();
+    await expect.poll(() => title.inputValue(), { timeout: 10_000 }).toBe('Draft night');
+    expect(await page.getByLabel('Venue').inputValue()).toBe('The Old Mill');
+    // Once: the page opened again starts from an empty form.
+    await page.reload();
+    await title.waitFor();
+    expect(await title.inputValue()).toBe('');
   });
 
   it('reloads once onto the new build when a chunk is gone all the same, and never again for that build', async () => {

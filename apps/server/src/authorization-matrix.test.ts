@@ -37,6 +37,15 @@ import {
   sendChangeNotice,
 } from '@admit/shared/attendee-messages';
 import { createCode, deleteCode, generateCodes, updateCode } from '@admit/shared/codes';
+import { createApiKey, revokeApiKey } from '@admit/shared/api-keys';
+import {
+  createWebhook,
+  deleteWebhook,
+  pingWebhook,
+  resendWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+} from '@admit/shared/webhooks';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +91,9 @@ interface World {
   questionId: string;
   /** A change of the published event's place, not told yet. */
   changeId: string;
+  /** A webhook endpoint of the organization, and the delivery of its test ping. */
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
 }
 
 interface Row<Input = unknown> {
@@ -314,6 +326,19 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(deleteCode, { input: (w) => ({ eventId: w.publishedEventId, codeId: w.codeId }), expect: adminUp }),
+  callableRow(createWebhook, {
+    input: (w) => ({ organizationId: w.organizationId, url: 'http://127.0.0.1:9/other', eventTypes: ['order.paid'] }),
+    expect: adminUp,
+    note: 'a webhook gets every order’s buyer and email',
+  }),
+  callableRow(updateWebhook, {
+    input: (w) => ({ endpointId: w.webhookEndpointId, eventTypes: ['order.paid' as const] }),
+    expect: adminUp,
+  }),
+  callableRow(deleteWebhook, { input: (w) => ({ endpointId: w.webhookEndpointId }), expect: adminUp }),
+  callableRow(rotateWebhookSecret, { input: (w) => ({ endpointId: w.webhookEndpointId }), expect: adminUp }),
+  callableRow(resendWebhook, { input: (w) => ({ deliveryId: w.webhookDeliveryId }), expect: adminUp }),
+  callableRow(pingWebhook, { input: (w) => ({ endpointId: w.webhookEndpointId }), expect: adminUp }),
   callableRow(createQuestion, { input: (w) => ({ eventId: w.draftEventId, kind: 'text', label: 'Company' }), expect: adminUp }),
   callableRow(updateQuestion, {
     input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId, label: 'Diet', options: ['Vegan', 'Other'] }),
@@ -324,6 +349,15 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(deleteQuestion, { input: (w) => ({ eventId: w.draftEventId, questionId: w.questionId }), expect: adminUp }),
+  callableRow(createApiKey, {
+    input: (w) => ({ organizationId: w.organizationId, name: 'Matrix', scopes: ['read'] }),
+    expect: adminUp,
+  }),
+  callableRow(revokeApiKey, {
+    input: (w) => ({ organizationId: w.organizationId, apiKeyId: 'no-such-key' }),
+    expect: adminUp,
+    note: 'revoking a key that is not there changes nothing',
+  }),
   callableRow(changeAnswers, {
     input: (w) => ({ orderId: w.paidOrderId, ticketId: w.buyerTicketId, answers: {} }),
     expect: ownOnly,
@@ -390,6 +424,9 @@ const liveQueryMatrix: Record<string, Row> = {
   },
   'messages.ofOrder': { input: (w) => ({ eventId: w.publishedEventId, orderId: w.paidOrderId }), expect: ownOnly },
   'codes.ofEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'the codes are secrets' },
+  'apiKeys.ofOrg': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
+  'webhooks.endpoints': { input: (w) => ({ organizationId: w.organizationId }), expect: adminUp },
+  'webhooks.deliveries': { input: (w) => ({ endpointId: w.webhookEndpointId }), expect: adminUp },
   'questions.ofEvent': {
     input: (w) => ({ eventId: w.draftEventId }),
     expect: { ...staffUp, signedOut: 'not-found' },
@@ -518,7 +555,17 @@ async function newWorld(): Promise<World> {
     owner,
   );
   if (!moved.body.result?.change) throw new Error(`set-up change failed: ${JSON.stringify(moved.body)}`);
+  const hooked = await t.call(
+    createWebhook,
+    { organizationId, url: 'http://127.0.0.1:9/hook', eventTypes: ['order.created'] },
+    owner,
+  );
+  if (hooked.status !== 200) throw new Error(`set-up webhook failed: ${JSON.stringify(hooked.body)}`);
+  const pinged = await t.call(pingWebhook, { endpointId: hooked.body.result.endpointId }, owner);
+  if (pinged.status !== 200) throw new Error(`set-up ping failed: ${JSON.stringify(pinged.body)}`);
   return {
+    webhookEndpointId: hooked.body.result.endpointId,
+    webhookDeliveryId: pinged.body.result.deliveryId,
     changeId: moved.body.result.change.id,
     questionId: asked.body.result.questionId,
     hiddenTicketTypeId,

@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { beforeAll, describe, expect, it } from 'vitest';
 
-// The module rule of eslint.config.js, tried on code that breaks it: a module reaches another only
-// through its surface (<module>.api.ts) or its tables (schema.ts), and modules form no cycle.
+// The module rules of eslint.config.js, tried on code that breaks them: a module reaches another only
+// through its surface (<module>.api.ts) or its tables (schema.ts), modules form no cycle, and a
+// module reads another's tables but writes only its own (docs/decisions/0059-module-seams.md).
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 let eslint: ESLint;
@@ -52,5 +53,37 @@ describe('the module boundaries', { timeout: 60_000 }, () => {
       "import { orderTopic } from '../orders/orders.api';\nexport const eventTopic = (eventId: string) => orderTopic(eventId);\n",
     );
     expect(rules).toContain('import-x/no-cycle');
+  });
+
+  it("refuse a module inserting, updating or deleting another module's table", async () => {
+    const code = [
+      "import type { Tx } from '../../platform/db/database';",
+      "import { ticket } from '../tickets/schema';",
+      "import { event } from '../events/schema';",
+      'export async function change(tx: Tx) {',
+      "  await tx.update(ticket).set({ holderName: 'x' });",
+      '  await tx.delete(event);',
+      '  await tx.insert(ticket).values([]);',
+      '}',
+      '',
+    ].join('\n');
+    const rules = await brokenRules('apps/server/src/modules/orders/example.ts', code);
+    expect(rules).toEqual(['admit/own-tables-only', 'admit/own-tables-only', 'admit/own-tables-only']);
+  });
+
+  it("let a module read another module's table and write its own", async () => {
+    const code = [
+      "import { eq } from 'drizzle-orm';",
+      "import type { Tx } from '../../platform/db/database';",
+      "import { ticket } from '../tickets/schema';",
+      "import { order } from './schema';",
+      'export async function change(tx: Tx) {',
+      '  const found = await tx.select().from(ticket).innerJoin(order, eq(order.id, ticket.orderId));',
+      "  await tx.update(order).set({ email: 'x' });",
+      '  return found;',
+      '}',
+      '',
+    ].join('\n');
+    expect(await brokenRules('apps/server/src/modules/orders/example.ts', code)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
 import { questionFailures } from './questions';
 import { ticketFailures } from './tickets';
+import { webhookFailures } from './webhooks';
 
 /**
  * Every reason a callable gives for refusing, with its details: each capability declares its own
@@ -23,6 +24,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...messageFailures,
   ...codeFailures,
   ...questionFailures,
+  ...webhookFailures,
 ]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];

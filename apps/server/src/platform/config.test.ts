@@ -24,6 +24,20 @@ function configErrorOf(env: Record<string, string | undefined>): ConfigError {
 }
 
 describe('loadConfig', () => {
+  it('refuses webhooks to private addresses in production unless told otherwise', () => {
+    const production = {
+      NODE_ENV: 'production',
+      AUTH_SECRET: 'a'.repeat(32),
+      PUBLIC_URL: 'https://tickets.example.com',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      SMTP_URL: 'smtp://mail.example.com',
+    };
+    expect(loadConfig(production).WEBHOOKS_ALLOW_PRIVATE).toBe(false);
+    expect(loadConfig({ ...production, WEBHOOKS_ALLOW_PRIVATE: 'true' }).WEBHOOKS_ALLOW_PRIVATE).toBe(true);
+  });
+
   it('runs the embedded default with no configuration at all', () => {
     expect(loadConfig({})).toEqual({
       NODE_ENV: 'development',
@@ -53,11 +67,15 @@ describe('loadConfig', () => {
       GUEST_MAIL_PER_ORG_DAY: 10_000,
       GUEST_MAIL_NEW_PER_HOUR: 100,
       GUEST_MAIL_NEW_PER_DAY: 300,
+      WEBHOOKS_ALLOW_PRIVATE: true,
+      WEBHOOKS_RETRY_FIRST_SECONDS: 30,
+      WEBHOOKS_GIVE_UP_AFTER_SECONDS: 259_200,
       JOB_WORKERS: 'in-process',
       DATABASE_POOL_SIZE: 20,
       LIVE_MAX_BUFFERED_BYTES: 4 * 1024 * 1024,
       LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: 100,
       LIVE_MAX_SOCKETS_PER_ADDRESS: 50,
+      API_RATE_LIMIT_PER_MINUTE: 600,
       LIVE_MAX_SOCKETS_PER_ACCOUNT: 20,
     });
   });

@@ -93,6 +93,8 @@ const ConfigSchema = z
     LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 100),
     LIVE_MAX_SOCKETS_PER_ADDRESS: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 50),
     LIVE_MAX_SOCKETS_PER_ACCOUNT: optional(z.coerce.number().int().min(1)).transform((value) => value ?? 20),
+    /** Requests one REST API key may make per minute, on all server processes together (decision 0062). */
+    API_RATE_LIMIT_PER_MINUTE: positiveInt(600),
     /**
      * Quotas per account (decision 0030). Places one buyer may hold in pending orders of one
      * event; order attempts per account and per client address in a window; invitations per
@@ -116,6 +118,15 @@ const ConfigSchema = z
     GUEST_MAIL_PER_ORG_DAY: positiveInt(10_000),
     GUEST_MAIL_NEW_PER_HOUR: positiveInt(100),
     GUEST_MAIL_NEW_PER_DAY: positiveInt(300),
+    /**
+     * Webhooks to addresses on private, loopback or link-local networks: refused in production
+     * (an admin could otherwise make Admit call its own network), allowed elsewhere (decision 0063).
+     */
+    WEBHOOKS_ALLOW_PRIVATE: optional(z.enum(['true', 'false'])),
+    /** The wait before a failed webhook's first retry; each next one waits twice as long (at most 8 h). */
+    WEBHOOKS_RETRY_FIRST_SECONDS: optional(z.coerce.number().min(0.1).max(3600)).transform((value) => value ?? 30),
+    /** How long a webhook is retried, and how long an endpoint may fail before it is disabled. */
+    WEBHOOKS_GIVE_UP_AFTER_SECONDS: positiveInt(3 * 24 * 60 * 60),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".
@@ -156,7 +167,13 @@ const ConfigSchema = z
   })
   // Outside production the dev outbox holds every sign-in link and the sandbox takes test cards:
   // without HOST, only this machine may connect (`npm start` on a café's network exposes nothing).
-  .transform((config) => ({ ...config, HOST: config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1') }));
+  .transform((config) => ({
+    ...config,
+    HOST: config.HOST ?? (config.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
+    WEBHOOKS_ALLOW_PRIVATE: config.WEBHOOKS_ALLOW_PRIVATE
+      ? config.WEBHOOKS_ALLOW_PRIVATE === 'true'
+      : config.NODE_ENV !== 'production',
+  }));
 
 export type Config = z.infer<typeof ConfigSchema>;
 

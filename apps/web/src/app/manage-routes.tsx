@@ -9,6 +9,7 @@ import { signedInRoute } from './signed-in-route';
 
 const OrgsPage = lazyScreen(() => import('../features/orgs/orgs-page'), 'OrgsPage');
 const MembersPage = lazyScreen(() => import('../features/orgs/members-page'), 'MembersPage');
+const ApiKeysPage = lazyScreen(() => import('../features/api-keys/api-keys-page'), 'ApiKeysPage');
 const OrgEventsPage = lazyScreen(() => import('../features/events/org-events-page'), 'OrgEventsPage');
 const EventEditorPage = lazyScreen(() => import('../features/events/event-editor-page'), 'EventEditorPage');
 const ScannerPage = lazyScreen(() => import('../features/checkin/scanner-page'), 'ScannerPage');
@@ -44,6 +45,15 @@ const orgMembersRoute = createRoute({
   component: function OrgMembersRoute() {
     const { organizationId } = orgMembersRoute.useParams();
     return <MembersPage organizationId={organizationId} />;
+  },
+});
+
+const orgApiKeysRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/manage/orgs/$organizationId/api',
+  component: function OrgApiKeysRoute() {
+    const { organizationId } = orgApiKeysRoute.useParams();
+    return <ApiKeysPage organizationId={organizationId} />;
   },
 });
 
@@ -159,6 +169,7 @@ const orderDetailRoute = createRoute({
 });
 
 export const manageRoutes = [
+  orgApiKeysRoute,
   orgsRoute,
   orgEventsRoute,
   orgMembersRoute,

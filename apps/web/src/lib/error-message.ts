@@ -210,6 +210,18 @@ const failureMessages = untyped(
       id: 'error.reason.answersClosed',
       defaultMessage: 'Answers can no longer be changed: the event has started.',
     },
+    'private-address': {
+      id: 'error.reason.privateAddress',
+      defaultMessage: 'Webhooks cannot go to a private, loopback or link-local address. Use a public address.',
+    },
+    unresolvable: {
+      id: 'error.reason.unresolvable',
+      defaultMessage: 'This address’s host name does not resolve. Check it for typos.',
+    },
+    'too-many-endpoints': {
+      id: 'error.reason.tooManyEndpoints',
+      defaultMessage: 'An organization can have at most {max, number} webhooks.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

@@ -1,10 +1,13 @@
+import { keepDraftsOnScreen } from './kept-drafts';
+
 /**
  * After a new build is served, a page opened on an earlier one asks for chunks by the names it was
  * built with. The server keeps those of the last builds (decision 0058); when one still does not
  * load with the network up, the page reloads once, at the address it was going to, so the person
  * lands on the screen they asked for, on the new build, with what the address holds (its search and
- * filters). Once per build: a page that reloaded and still finds a chunk missing shows the route's
- * error instead of reloading again.
+ * filters); what they had typed into the forms on screen is back when they return to them
+ * (lib/kept-drafts.ts). Once per build: a page that reloaded and still finds a chunk missing shows
+ * the route's error instead of reloading again.
  */
 const reloadedForKey = 'admit.reloaded-for-build';
 let reloading = false;
@@ -29,7 +32,12 @@ export function reloadForMissingChunk(): boolean {
     return false;
   }
   reloading = true;
-  void nextWorkerFirst().then(() => location.reload());
+  // Now, while the screen that was left is still drawn, and again at the reload for what is typed meanwhile.
+  keepDraftsOnScreen();
+  void nextWorkerFirst().then(() => {
+    keepDraftsOnScreen();
+    location.reload();
+  });
   return true;
 }
 

@@ -2,3 +2,4 @@
 export { checkinCallables } from './checkin.functions';
 export { checkinLiveQueries } from './checkin.live';
 export { checkInsTopic } from './topics';
+export { applyScans, scannedTopic } from './checkin.functions';

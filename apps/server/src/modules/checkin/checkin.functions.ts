@@ -65,14 +65,14 @@ const keyOfAnotherEvent = () =>
   });
 
 /**
- * Applies scans in the order given, each with its own key and its own transaction (a transaction
- * for a whole queue would hold tickets across it, and two doors with opposite queues could
- * deadlock). The first scan of a valid ticket admits it, with one conditional update, so of two
+ * Applies scans in the order given (the door's callables here, and the REST API's check-ins), each
+ * with its own key and its own transaction (a transaction for a whole queue would hold tickets
+ * across it, and two doors with opposite queues could deadlock). The first scan of a valid ticket admits it, with one conditional update, so of two
  * doors scanning one ticket at once exactly one admits; every scan is kept in the check-in log,
  * whatever its result. A scan replayed with its key is answered as the first time and changes
  * nothing. The keys already recorded and the tickets of the codes are read once for the whole queue.
  */
-async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
+export async function applyScans(db: Db, scans: ScanInput[]): Promise<ScanOutput[]> {
   const keys = scans.map((scan) => scan.idempotencyKey);
   const recordedByKey = new Map(
     (await db.select().from(checkIn).where(inArray(checkIn.idempotencyKey, keys))).map((row) => [row.idempotencyKey, row]),
@@ -160,7 +160,7 @@ async function otherEventOf(db: Db, scan: ScanInput, tickets: readonly { eventId
 }
 
 /** The check-ins topic, naming the tickets the scans were of (the door's list reads only those). */
-const scannedTopic = (eventId: string, answers: readonly ScanOutput[]) =>
+export const scannedTopic = (eventId: string, answers: readonly ScanOutput[]) =>
   topicWithKeys(
     checkInsTopic(eventId),
     answers.flatMap((answer) => (answer.ticket ? [answer.ticket.id] : [])),

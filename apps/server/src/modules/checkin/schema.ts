@@ -24,8 +24,11 @@ export const checkIn = pgTable(
     /** An admission taken back at the door (within a minute): the ticket can be admitted again. */
     undoneAt: timestamp('undone_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
+    index('check_in_event_updated_idx').on(table.eventId, table.updatedAt, table.id),
     index('check_in_event_idx').on(table.eventId, table.scannedAt),
     // A ticket has at most one accepted check-in (one that was not undone): docs/contracts.md.
     uniqueIndex('check_in_one_accepted_idx')

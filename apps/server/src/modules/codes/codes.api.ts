@@ -1,4 +1,14 @@
 // The codes module's surface: what app.ts composes and other modules may call.
+export {
+  codeAppliesTo,
+  discountOf,
+  isCodeLimit,
+  requireCode,
+  requireWorksNow,
+  takeCodeUses,
+  usesOf,
+  type EventCode,
+} from './code-uses';
 export { codesCallables } from './codes.functions';
 export { codesLiveQueries } from './codes.live';
 export { eventCodesTopic } from './topics';

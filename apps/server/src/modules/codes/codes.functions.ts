@@ -10,7 +10,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { orderLine } from '../orders/schema';
-import { usesOf } from '../orders/orders.api';
+import { usesOf } from './code-uses';
 import { eventCode } from './schema';
 import { eventCodesTopic } from './topics';
 

@@ -6,7 +6,7 @@ import { defineLiveQuery } from '../../platform/live/live-query';
 import { canSeeEvent, eventTopic, findEvent, requireEventRole } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { orderLine } from '../orders/schema';
-import { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from '../orders/orders.api';
+import { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 import { eventCode } from './schema';
 import { eventCodesTopic } from './topics';
 

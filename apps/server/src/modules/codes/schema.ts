@@ -33,6 +33,8 @@ export const eventCode = pgTable(
     validUntil: timestamp('valid_until', { withTimezone: true }),
     createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   // Also the index of an event's codes.
   (table) => [uniqueIndex('event_code_code_idx').on(table.eventId, table.code)],

@@ -19,6 +19,7 @@ import { requireEventRole, type EventRecord } from './event-access';
 import { ticket } from '../tickets/schema';
 import { event, eventChange, ticketType, type TimeAndPlace } from './schema';
 import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
+import { emitEventWebhook } from './event-resource';
 
 // An organizer's changes to an event over its life (admin and above), each checked here whatever
 // the screen offered, made under the event's row lock (the lock order of places.ts: the event
@@ -96,6 +97,7 @@ export const updateEventCallable = defineCallable(updateEvent, {
         tx,
         auditOf(ctx.user, found, 'event.update', found.title, { fields, ...smallChanges(found, next, fields) }),
       );
+      await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.updated' });
       if (!moved) return { changed: fields, change: null };
       const id = randomUUID();
       await tx.insert(eventChange).values({
@@ -291,6 +293,7 @@ export async function applyMove(tx: Tx, actor: SessionUser, eventId: string, mov
   }
   const [moved] = await tx.update(event).set({ status: rule.to }).where(eq(event.id, eventId)).returning();
   await recordAudit(tx, auditOf(actor, found, `event.${move}`, found.title, { from: found.status, to: rule.to }));
+  await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.updated' });
   return moved!;
 }
 

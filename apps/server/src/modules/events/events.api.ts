@@ -5,6 +5,7 @@ export { titlesAndVenues } from './content-sql';
 export { embedOf } from './embed-sites';
 export { eventCoverSlot } from './event-cover';
 export { eventPageHead, withHead } from './event-page-head';
+export { eventEndCallables, type EndEventOrders } from './event-end';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
@@ -19,5 +20,6 @@ export {
   type PlaceKind,
   type PlaceLine,
 } from './places';
-export { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
+export { eventOrdersTopic, eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 export { recentSaleInfo, type SaleInfo } from './sale-info';
+export { emitEventWebhook, eventResource } from './event-resource';

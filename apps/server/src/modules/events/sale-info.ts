@@ -6,7 +6,7 @@ import { event, ticketType } from './schema';
 export interface SaleInfo {
   event: Pick<
     typeof event.$inferSelect,
-    'id' | 'status' | 'organizationId' | 'currency' | 'checkinKey' | 'holdMinutes' | 'maxPerBuyer'
+    'id' | 'status' | 'organizationId' | 'currency' | 'checkinKey' | 'holdMinutes' | 'maxPerBuyer' | 'timeZone'
   >;
   ticketTypes: Map<string, typeof ticketType.$inferSelect>;
 }
@@ -36,6 +36,7 @@ export async function recentSaleInfo(db: Db, eventId: string): Promise<SaleInfo 
         checkinKey: event.checkinKey,
         holdMinutes: event.holdMinutes,
         maxPerBuyer: event.maxPerBuyer,
+        timeZone: event.timeZone,
       })
       .from(event)
       .where(eq(event.id, eventId));

@@ -55,6 +55,8 @@ export const event = pgTable(
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
     index('event_organization_idx').on(table.organizationId),
@@ -87,6 +89,8 @@ export const ticketType = pgTable(
     salesEnd: timestamp('sales_end', { withTimezone: true }),
     hidden: boolean('hidden').notNull().default(false),
     position: integer('position').notNull().default(0),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
     index('ticket_type_event_idx').on(table.eventId),

@@ -7,3 +7,5 @@ export const eventTopic = (eventId: string) => `event:${eventId}`;
 export const orgEventsTopic = (organizationId: string) => `org:${organizationId}:events`;
 /** Which events are published (the public list). */
 export const publishedEventsTopic = 'events:published';
+/** The orders of an event (its admins' list): every order of it, and the event's own end, change it. */
+export const eventOrdersTopic = (eventId: string) => `event:${eventId}:orders`;

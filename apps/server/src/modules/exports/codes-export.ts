@@ -1,7 +1,7 @@
 import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
 import { eventCode } from '../codes/schema';
 import { ticketType } from '../events/schema';
-import { usesOf } from '../orders/orders.api';
+import { usesOf } from '../codes/codes.api';
 import { isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
 import { pages, pageSize, type ExportDefinition } from './export-definition';
 

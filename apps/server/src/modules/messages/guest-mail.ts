@@ -5,7 +5,7 @@ import type { Config } from '../../platform/config';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
-import { consumeQuota, quotaKey, quotaLeft, type Quota } from '../orders/orders.api';
+import { consumeQuota, quotaKey, quotaLeft, type Quota } from '../../platform/quotas/call-quota';
 import { order } from '../orders/schema';
 
 // Emails to people who never bought anything: guests typed into a guest list and emailed their

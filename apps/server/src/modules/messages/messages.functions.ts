@@ -7,7 +7,7 @@ import { organization } from '../../platform/auth/organization-schema';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { requireEventRole } from '../events/events.api';
-import { consumeQuotas, quotaKey } from '../orders/orders.api';
+import { consumeQuotas, quotaKey } from '../../platform/quotas/call-quota';
 import { sendChangeNoticeCallable } from './change-notice';
 import { checkAudience, countAudience, fixRecipients } from './audience';
 import { composeAttendeeMessage } from './compose-message';

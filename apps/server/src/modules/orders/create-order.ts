@@ -8,7 +8,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AuthedCallContext, CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from './code-uses';
+import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from '../codes/codes.api';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
@@ -25,6 +25,7 @@ import {
   requireWithinBuyerLimits,
   type Buyer,
 } from './order-quotas';
+import { emitOrderWebhook } from './order-resource';
 import { placeFreeOrder } from './order-batches';
 import type { FreeOrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
@@ -158,6 +159,8 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
             answers: answers[index],
           })),
         });
+      await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.created' });
+      if (!paid) await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.paid' });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
       if (!held) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
       // A hold ends at its time, even if nobody orders again.

@@ -7,6 +7,7 @@ import { recordActivity } from './order-activity';
 import { placesOf, type Order } from './order-places';
 import { order } from './schema';
 import { orderTopics } from './topics';
+import { emitOrderWebhook } from './order-resource';
 
 /**
  * Ends the holds of pending orders whose time is up (all events, or one): each order once, by a
@@ -51,6 +52,7 @@ export async function releaseHold(
     if (!released) return null;
     await releasePlaces(tx, { eventId: released.eventId, lines: await placesOf(tx, released.id), from: 'held' });
     await recordActivity(tx, released.id, status);
+    await emitOrderWebhook(tx, { orderId: released.id, type: 'order.cancelled' });
     return released;
   });
 }

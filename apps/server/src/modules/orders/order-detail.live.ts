@@ -8,7 +8,8 @@ import { requireEventRole } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
 import { linesWithNames } from './order-lines';
-import { order, orderActivity, refund } from './schema';
+import { order, orderActivity } from './schema';
+import { refund } from '../payments/schema';
 import { orderTopic } from './topics';
 import { ticket } from '../tickets/schema';
 

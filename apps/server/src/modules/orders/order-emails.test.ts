@@ -17,7 +17,8 @@ import { pdfPagesText } from '../../testing/pdf-text';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { sendLatePaymentRefundNotice, sendOrderConfirmation, sendRefundNotice, type OrderEmailDeps } from './order-emails';
-import { order, orderActivity, refund } from './schema';
+import { order, orderActivity } from './schema';
+import { refund } from '../payments/schema';
 import { ticket } from '../tickets/schema';
 
 let t: TestApp;

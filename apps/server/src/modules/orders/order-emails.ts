@@ -27,7 +27,8 @@ import { linesWithNames } from './order-lines';
 import { placesOf } from './order-places';
 import { guestOrderUrl } from './order-access';
 import { cancellationRefundKey, cancellationRefundKeyOf } from './refund-keys';
-import { order, refund } from './schema';
+import { order } from './schema';
+import { refund } from '../payments/schema';
 import { orderTopic } from './topics';
 
 export interface OrderEmailDeps {
@@ -319,7 +320,7 @@ export const sendRefundNoticeJob = defineJob({
 });
 
 /**
- * A person's orders of a cancelled event are done (orders/cancel-event.ts enqueues it after their
+ * A person's orders of a cancelled event are done (payments/cancel-event-orders.ts enqueues it after their
  * last one). An `orderId` instead of a person: a job enqueued before notices went to people; it
  * tells that order's buyer of all their orders.
  */

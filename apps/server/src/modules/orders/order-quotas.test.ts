@@ -6,7 +6,7 @@ import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
-import { callQuota } from './schema';
+import { callQuota } from '../../platform/quotas/schema';
 
 // The quotas of orders.create (decision 0030), with the defaults of config.ts unless a group says
 // otherwise: a buyer holds at most 20 places of an event in pending orders, and an account may try

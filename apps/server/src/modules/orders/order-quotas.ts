@@ -2,7 +2,7 @@ import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
 import type { CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { consumeQuotas, quotaKey, type Quota } from './call-quota';
+import { consumeQuotas, quotaKey, type Quota } from '../../platform/quotas/call-quota';
 import { ticket } from '../tickets/schema';
 import { order, orderLine } from './schema';
 

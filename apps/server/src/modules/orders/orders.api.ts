@@ -1,17 +1,24 @@
 // The orders module's surface: what other modules and app.ts may call. Everything else in this
 // folder is its own.
-export { eventEndCallables } from './cancel-event';
-export { changeAnswersCallable, setTicketHolderCallable } from './ticket-holders';
-export { consumeQuota, consumeQuotas, quotaKey, quotaLeft, type Quota } from './call-quota';
-export { codeAppliesTo, discountOf, requireCode, requireWorksNow, usesOf } from './code-uses';
 export { createGuestOrders, type Guest } from './guest-orders';
-export { releaseExpiredHolds } from './holds';
-export { claimGuestOrders, guestOrderUrl, tokenOpens } from './order-access';
-export { sendOrderConfirmation, type OrderEmailDeps } from './order-emails';
+export { releaseExpiredHolds, releaseHold } from './holds';
+export { buyersOrder, claimGuestOrders, guestOrderUrl, tokenOpens } from './order-access';
+export { orderSideOfTicketChanges, recordActivity, recordActivityOnce } from './order-activity';
+export { setOrderMoney } from './order-money';
+export { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
+export { requireWithinBuyerLimits } from './order-quotas';
+export {
+  sendConfirmationJob,
+  sendEventCancelledNoticeJob,
+  sendLatePaymentRefundNoticeJob,
+  sendOrderConfirmation,
+  sendRefundNoticeJob,
+  type OrderEmailDeps,
+} from './order-emails';
 export { orderDetailLiveQueries } from './order-detail.live';
 export { ordersCallables } from './orders.functions';
 export { ordersLiveQueries } from './orders.live';
-export { refundsCallables } from './refunds.functions';
-export { registerStripeWebhook } from './stripe-webhook';
+export { cancellationRefundKey } from './refund-keys';
 export { eventOrdersTopic, orderTopic, orderTopics } from './topics';
 export { ordersJobs } from './orders.jobs';
+export { emitOrderWebhook, orderResource, orderResources } from './order-resource';

@@ -3,7 +3,6 @@ import { isLocale } from '@admit/shared/locales';
 import {
   cancelOrder,
   confirmGuestOrder as confirmGuestOrderContract,
-  confirmPayment,
   createOrder as createOrderContract,
   startPayment,
 } from '@admit/shared/orders';
@@ -16,7 +15,6 @@ import { createOrder } from './create-order';
 import { releaseHold } from './holds';
 import { buyersOrder } from './order-access';
 import { recordActivity } from './order-activity';
-import { settleAndAnnounce } from './payment-outcome';
 import { order } from './schema';
 import { orderTopics } from './topics';
 
@@ -78,18 +76,6 @@ export const startPaymentCallable = defineCallable(startPayment, {
   },
 });
 
-export const confirmPaymentCallable = defineCallable(confirmPayment, {
-  auth: 'optional',
-  async handler(input, ctx) {
-    const found = await buyersOrder(ctx, input.orderId, input.accessToken);
-    if (!found.paymentRef) return { status: found.status, paymentStatus: null };
-    // The browser's word is not enough: the payment is read back from the provider.
-    const payment = await ctx.payments.retrievePaymentIntent(found.paymentRef);
-    const settled = await settleAndAnnounce(ctx, found.id, payment);
-    return { status: settled.order.status, paymentStatus: payment.status };
-  },
-});
-
 export const cancelOrderCallable = defineCallable(cancelOrder, {
   auth: 'optional',
   async handler(input, ctx) {
@@ -107,10 +93,5 @@ export const confirmGuestOrderCallable = defineCallable(confirmGuestOrderContrac
   handler: (input, ctx) => confirmGuestOrder(ctx, input),
 });
 
-export const ordersCallables = [
-  createOrderCallable,
-  startPaymentCallable,
-  confirmPaymentCallable,
-  cancelOrderCallable,
-  confirmGuestOrderCallable,
-];
+// Confirming a payment (orders.confirmPayment) is the payments module's: it settles the order.
+export const ordersCallables = [createOrderCallable, startPaymentCallable, cancelOrderCallable, confirmGuestOrderCallable];

@@ -1,4 +1,3 @@
-import { cancelEventOrdersJob } from './cancel-event';
 import { expireHoldJob } from './holds';
 import {
   sendConfirmationJob,
@@ -7,18 +6,16 @@ import {
   sendLatePaymentRefundNoticeJob,
   sendRefundNoticeJob,
 } from './order-emails';
-import { sendRefundJob } from './refund-order';
 
 // The orders module's background work, each defined next to what it does. Every job is enqueued in
 // the transaction of the change that causes it and is idempotent: an email carries a key the
-// mailer sends once, a hold is released by a conditional update, a refund is sent with its own key.
+// mailer sends once, a hold is released by a conditional update. The payments module's jobs
+// (refunds, a cancelled event's orders) are in payments.jobs.ts.
 export const ordersJobs = [
   sendConfirmationJob,
   sendGuestLinkJob,
   sendRefundNoticeJob,
   sendLatePaymentRefundNoticeJob,
   expireHoldJob,
-  sendRefundJob,
-  cancelEventOrdersJob,
   sendEventCancelledNoticeJob,
 ];

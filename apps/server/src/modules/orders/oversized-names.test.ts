@@ -13,7 +13,8 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { sendOrderConfirmation, sendRefundNotice, type OrderEmailDeps } from './order-emails';
-import { order, refund } from './schema';
+import { order } from './schema';
+import { refund } from '../payments/schema';
 
 // Rows written before the entrances had length limits may hold names of any length: an account
 // named with 900,004 characters once made the PDF of its 10 tickets block the event loop for 37 s

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../testing/test-app';
 import { recentSaleInfo } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { quotaKey } from './call-quota';
+import { quotaKey } from '../../platform/quotas/call-quota';
 import { placeFreeOrders, type FreeOrderRequest } from './place-order';
 import { order, orderActivity, orderLine } from './schema';
 

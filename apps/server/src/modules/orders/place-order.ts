@@ -7,8 +7,10 @@ import type { Db } from '../../platform/db/database';
 import { enqueueInStatement } from '../../platform/jobs/job-queue';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
-import { countQuotaUsesInStatement, type Quota } from './call-quota';
+import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
+import { emitWebhooksInStatement } from '../webhooks/webhooks.api';
 import { sendConfirmationJob } from './order-emails';
+import { placedOrderResourceSql } from './order-resource';
 
 /** One buyer's free order of one ticket type, as it waits to be made with others. */
 export interface FreeOrderRequest {
@@ -56,6 +58,20 @@ export async function placeFreeOrders(input: {
   const uses = requests.flatMap((request, position) => request.quotas.map((quota) => ({ position, ...quota })));
   const column = <T>(values: readonly T[]) => sql.param([...values]);
   const eventId = sale.event.id;
+  // Each order made is reported to the organization's webhooks by the same statement (decision 0063).
+  const placedWebhook = {
+    from: sql`placed`,
+    organizationId: sql`${sale.event.organizationId}::text`,
+    objectId: sql`placed.order_id`,
+    payload: placedOrderResourceSql({
+      organizationId: sale.event.organizationId,
+      eventId,
+      currency: sale.event.currency,
+      timeZone: sale.event.timeZone,
+      ticketTypeId,
+      ticketTypeName: sale.ticketTypes.get(ticketTypeId)?.name ?? '',
+    }),
+  };
 
   const statement = sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity) as (
     select * from unnest(
@@ -73,7 +89,8 @@ export async function placeFreeOrders(input: {
   ),
   ${roomInStatement({ eventId, ticketTypeId, price: 0 })},
   placed as (
-    select eligible.* from (select *, sum(quantity) over (order by position) as running_total from eligible) eligible, room
+    select eligible.*, gen_random_uuid()::text as line_id
+      from (select *, sum(quantity) over (order by position) as running_total from eligible) eligible, room
      where eligible.running_total <= room.places and eligible.quantity <= room.max_per_order
   ),
   ${takeRoomInStatement({ eventId, ticketTypeId, from: sql`placed` })},
@@ -83,7 +100,7 @@ export async function placeFreeOrders(input: {
   ),
   placed_line as (
     insert into order_line (id, order_id, ticket_type_id, quantity, unit_price)
-    select gen_random_uuid()::text, order_id, ${ticketTypeId}, quantity, 0 from placed
+    select line_id, order_id, ${ticketTypeId}, quantity, 0 from placed
   ),
   placed_activity as (
     insert into order_activity (id, order_id, kind, detail)
@@ -94,7 +111,8 @@ export async function placeFreeOrders(input: {
   ),
   enqueued as (
     ${enqueueInStatement(sendConfirmationJob as never, sql`jsonb_build_object('orderId', placed.order_id)`, sql`placed`)}
-  )
+  ),
+  ${emitWebhooksInStatement({ types: ['order.created', 'order.paid'], ...placedWebhook })}
   select r.position, p.position is not null as placed,
          (r.position in (select position from within_quota) or not exists (select 1 from quota_use)) as within_quota,
          r.position in (select position from eligible) and r.quantity <= room.max_per_order and room.held = 0 as definite,

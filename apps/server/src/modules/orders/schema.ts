@@ -27,8 +27,11 @@ export const order = pgTable(
     locale: text('locale'),
     idempotencyKey: text('idempotency_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
+    index('order_event_updated_idx').on(table.eventId, table.updatedAt, table.id),
     index('order_event_idx').on(table.eventId),
     // Exports read an event's orders in pages of (created_at, id) (modules/exports).
     index('order_event_created_idx').on(table.eventId, table.createdAt, table.id),
@@ -78,36 +81,6 @@ export const orderLine = pgTable(
 );
 
 /**
- * Money given back on a paid order: by an admin (whole order or chosen tickets), for a payment
- * that came after its places were gone, or in the provider's dashboard (found by reconciliation).
- * `idempotencyKey` is what the provider gets, so a retried refund is the same refund.
- */
-export const refund = pgTable(
-  'refund',
-  {
-    id: text('id').primaryKey(),
-    orderId: text('order_id')
-      .notNull()
-      .references(() => order.id, { onDelete: 'cascade' }),
-    amount: integer('amount').notNull(),
-    reason: text('reason').notNull(),
-    status: text('status', { enum: ['pending', 'succeeded', 'failed', 'canceled', 'requires_action'] }).notNull(),
-    /** The provider's refund id (Stripe: `re_…`), once it has one. */
-    providerRef: text('provider_ref').unique(),
-    idempotencyKey: text('idempotency_key').notNull().unique(),
-    /** The tickets this refund voided (empty for a refund of money only, e.g. one made in Stripe). */
-    ticketIds: text('ticket_ids')
-      .array()
-      .notNull()
-      .default(sql`'{}'::text[]`),
-    /** The admin who asked for it; null when it came from the provider or from a late payment. */
-    createdBy: text('created_by').references(() => user.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
-  },
-  (table) => [index('refund_order_idx').on(table.orderId)],
-);
-
-/**
  * What happened to an order, in order: the organizer's payment timeline. Written in the same
  * transaction as the change it records.
  */
@@ -145,15 +118,3 @@ export const orderActivity = pgTable(
   },
   (table) => [index('order_activity_order_idx').on(table.orderId, table.at)],
 );
-
-/**
- * How often one key (an account, a client address, an invitation's recipient, each under the
- * name of what it limits) has used a quota in its current window (decision 0030). One row
- * per key, counted by a conditional upsert (call-quota.ts), so that every server instance counts
- * in the same place.
- */
-export const callQuota = pgTable('call_quota', {
-  key: text('key').primaryKey(),
-  windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
-  used: integer('used').notNull(),
-});

@@ -1,9 +1,8 @@
-import { eventTopic, orgEventsTopic } from '../events/events.api';
+import { eventOrdersTopic, eventTopic, orgEventsTopic } from '../events/events.api';
 import { topicWithKeys } from '../../platform/live/topic-keys';
 import { eventTicketsTopic, userTicketsTopic } from '../tickets/tickets.api';
 
-/** The orders of an event (its admins' list). */
-export const eventOrdersTopic = (eventId: string) => `event:${eventId}:orders`;
+export { eventOrdersTopic };
 /** One order: its buyer's order page and its admins' detail with the payment timeline. */
 export const orderTopic = (orderId: string) => `order:${orderId}`;
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../../platform/db/database';
 import type { AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { consumeQuotas, quotaKey } from '../orders/orders.api';
+import { consumeQuotas, quotaKey } from '../../platform/quotas/call-quota';
 
 /**
  * Counts an invitation against its sender's account and its recipient's address

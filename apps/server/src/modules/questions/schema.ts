@@ -34,6 +34,8 @@ export const eventQuestion = pgTable(
     showIf: jsonb('show_if').$type<QuestionCondition>(),
     onScanner: boolean('on_scanner').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('event_question_event_idx').on(table.eventId, table.position)],
 );

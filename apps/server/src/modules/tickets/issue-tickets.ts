@@ -5,6 +5,7 @@ import type { Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { ticket } from './schema';
 import { newTicketCode } from './ticket-code';
+import { emitTicketWebhook } from './ticket-resource';
 
 // A ticket's life: issued valid for a completed order, void when refunded (valid again if the
 // refund is refused), admitted at the door once. Each change is written here, once; the places a
@@ -92,6 +93,7 @@ export async function admitTicket(tx: Tx, input: { ticketId: string; at: Date; d
     .set({ checkedInAt: input.at, checkedInDevice: input.device })
     .where(and(eq(ticket.id, input.ticketId), isNull(ticket.checkedInAt), eq(ticket.status, 'valid')))
     .returning({ id: ticket.id });
+  if (admitted.length > 0) await emitTicketWebhook(tx, { ticketId: input.ticketId, type: 'ticket.checked_in' });
   return admitted.length > 0;
 }
 

@@ -32,8 +32,11 @@ export const ticket = pgTable(
       .notNull()
       .default(sql`'{}'::jsonb`),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
+    updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [
+    index('ticket_event_updated_idx').on(table.eventId, table.updatedAt, table.id),
     index('ticket_order_idx').on(table.orderId),
     index('ticket_event_idx').on(table.eventId),
     // Exports read an event's tickets in pages of (created_at, id) (modules/exports).

@@ -14,5 +14,7 @@ export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
 export { ticketQrPng } from './ticket-qr';
 export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
+export { ticketHolderCallables, type TicketChangeOnOrder } from './ticket-holders';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic } from './topics';
+export { emitTicketWebhook, ticketResource, ticketResources } from './ticket-resource';

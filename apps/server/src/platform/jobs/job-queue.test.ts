@@ -196,7 +196,7 @@ describe('the job queue', () => {
       .toBe(1);
     // Stopped, it would hand its try back; killed, it leaves the try active with the lease it had
     // renewed last: that is what the database keeps after a SIGKILL (the kill itself is tested
-    // with real processes in modules/orders/cancel-event-crash.test.ts).
+    // with real processes in modules/payments/cancel-event-crash.test.ts).
     await dying.stop({ graceful: false });
     const diedAt = performance.now();
     await database.execute(

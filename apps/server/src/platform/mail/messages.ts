@@ -65,6 +65,24 @@ export const mailMessages = {
     id: 'mail.invite.how',
     defaultMessage: 'Sign in or create an account with this email address, then accept the invitation.',
   },
+  webhookDisabledSubject: {
+    id: 'mail.webhookDisabled.subject',
+    defaultMessage: 'A webhook of {organization} was turned off',
+  },
+  webhookDisabledIntro: {
+    id: 'mail.webhookDisabled.intro',
+    defaultMessage:
+      'Every delivery to {url} has failed since {failingSince, date, long} at {failingSince, time, short} UTC, so Admit stopped sending to it.',
+  },
+  webhookDisabledHow: {
+    id: 'mail.webhookDisabled.how',
+    defaultMessage: 'Its delivery log shows what it answered. Once it works again, turn it back on: what waited is sent then.',
+  },
+  webhookDisabledAction: { id: 'mail.webhookDisabled.action', defaultMessage: 'See the webhooks' },
+  webhookDisabledNote: {
+    id: 'mail.webhookDisabled.note',
+    defaultMessage: 'You get this email because you are an admin of {organization}.',
+  },
   inviteAction: { id: 'mail.invite.action', defaultMessage: 'See the invitation' },
   inviteIgnore: {
     id: 'mail.invite.ignore',

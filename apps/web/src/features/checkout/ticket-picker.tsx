@@ -17,6 +17,7 @@ import { callFunction } from '../../lib/callable';
 import { sendStep, useStep } from '../../lib/beacon';
 import { embeddingSite } from '../../lib/embed-frame';
 import { useEventLanguage } from '../../lib/event-language';
+import { useKeptDraft } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
@@ -126,6 +127,21 @@ export function TicketPicker({
   const guestOrder = !session.data && asGuest;
   const [drafts, setDrafts] = useState<Record<string, AnswerDraft>>({});
   const [answerErrors, setAnswerErrors] = useState<Record<string, Record<string, string>>>({});
+  // What was chosen and answered, back after a reload for a new build (lib/kept-drafts.ts).
+  useKeptDraft(
+    `checkout ${event.id}`,
+    () => ({ quantities, drafts, answering, asGuest, guest }),
+    (kept) => {
+      setQuantities(kept.quantities);
+      setDrafts(kept.drafts);
+      setAnswering(kept.answering);
+      // A guest's name and address too (a draft kept before guests could order has neither).
+      if (kept.guest) {
+        setAsGuest(kept.asGuest);
+        setGuest(kept.guest);
+      }
+    },
+  );
   useStep(
     event.id,
     'tickets',

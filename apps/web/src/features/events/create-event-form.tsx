@@ -9,6 +9,7 @@ import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { viewerTimeZone } from '../../lib/dates';
 import { validateWith } from '../../lib/form';
 import { useLocale } from '../../lib/i18n';
+import { useKeptForm } from '../../lib/kept-drafts';
 import { buyerLimitOf, EventFields, type EventFieldValues } from './event-fields';
 
 export function CreateEventForm({ organizationId }: { organizationId: string }) {
@@ -35,6 +36,7 @@ export function CreateEventForm({ organizationId }: { organizationId: string }) 
       maxPerBuyer: buyerLimitOf(values.maxPerBuyer),
     })),
   });
+  useKeptForm('create-event', form);
   const mutation = useMutation({
     mutationFn: (values: EventFieldValues) =>
       callFunction(createEvent, {

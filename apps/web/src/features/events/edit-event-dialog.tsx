@@ -12,6 +12,7 @@ import { DialogFooter } from '../../lib/dialog-footer';
 import { callFunction } from '../../lib/callable';
 import { failureOfError, fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
+import { useKeptForm } from '../../lib/kept-drafts';
 import { buyerLimitOf, EventFields, type EventFieldValues } from './event-fields';
 
 const valuesOf = (event: ManagedEventRow): EventFieldValues => ({
@@ -27,7 +28,18 @@ const valuesOf = (event: ManagedEventRow): EventFieldValues => ({
 });
 
 /** The event's fields in a dialog, prefilled; the server's refusals show at the field they concern. */
-export function EditEventDialog({ event, opened, onClose }: { event: ManagedEventRow; opened: boolean; onClose: () => void }) {
+export function EditEventDialog({
+  event,
+  opened,
+  onOpen,
+  onClose,
+}: {
+  event: ManagedEventRow;
+  opened: boolean;
+  /** Opens it again with what was typed in it before the page reloaded for a new build. */
+  onOpen: () => void;
+  onClose: () => void;
+}) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const input = (values: EventFieldValues) => ({
@@ -40,6 +52,7 @@ export function EditEventDialog({ event, opened, onClose }: { event: ManagedEven
     initialValues: valuesOf(event),
     validate: validateWith(updateEvent.input, intl, input),
   });
+  useKeptForm(`edit-event ${event.id}`, form, { enabled: opened, onRestored: onOpen });
   // After a change of time or place that people hold tickets for: whether to tell them is asked next.
   const [notice, setNotice] = useState<{ id: string; holders: number } | null>(null);
   const mutation = useMutation({

@@ -148,7 +148,7 @@ export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow
           </Menu.Dropdown>
         </Menu>
       </Group>
-      <EditEventDialog event={event} opened={dialog === 'edit'} onClose={close} />
+      <EditEventDialog event={event} opened={dialog === 'edit'} onOpen={() => setDialog('edit')} onClose={close} />
       {dialog === 'cancel' && <CancelEventDialog event={event} onClose={close} />}
       {dialog === 'delete' && <DeleteEventDialog event={event} onClose={close} />}
     </>

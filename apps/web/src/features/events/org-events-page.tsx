@@ -45,6 +45,11 @@ export function OrgEventsPage({ organizationId }: { organizationId: string }) {
           <ButtonLink to="/manage/orgs/$organizationId/members" params={{ organizationId }} variant="default">
             <FormattedMessage id="orgEvents.members" defaultMessage="Members" />
           </ButtonLink>
+          {canCreate && (
+            <ButtonLink to="/manage/orgs/$organizationId/api" params={{ organizationId }} variant="default">
+              <FormattedMessage id="orgEvents.apiKeys" defaultMessage="API keys" />
+            </ButtonLink>
+          )}
         </Group>
       </Group>
       {error && <ErrorState error={error} />}

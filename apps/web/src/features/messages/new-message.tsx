@@ -15,6 +15,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
+import { useKeptForm } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
 import { guestMailAllowanceKey } from './guest-mail-left';
 
@@ -60,6 +61,7 @@ export function NewMessage({ eventId }: { eventId: string }) {
       return errors;
     },
   });
+  useKeptForm('new-message', form);
   const showFieldErrors = (error: unknown) => {
     const fields = fieldErrorsOf(error);
     if (fields.subject) form.setFieldError('subject', fields.subject);

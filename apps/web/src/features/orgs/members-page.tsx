@@ -44,6 +44,7 @@ import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { ScrollTable } from '../../lib/scroll-table';
 import { roleColors, roleNames } from './role-names';
+import { WebhooksSection } from './webhooks-section';
 
 // What each role may do here mirrors the server's rules (modules/orgs); the server still decides.
 const mayInvite = (role: OrgRole | undefined) => role === 'owner' || role === 'admin';
@@ -381,6 +382,7 @@ export function MembersPage({ organizationId }: { organizationId: string }) {
           </Group>
         </Stack>
       </Modal>
+      {(myRole === 'owner' || myRole === 'admin') && <WebhooksSection organizationId={organizationId} />}
     </Stack>
   );
 }

@@ -1,0 +1,274 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { OrderResource } from '@admit/shared/api-resources';
+import { cancelEvent } from '@admit/shared/event-changes';
+import { createOrder } from '@admit/shared/orders';
+import { setTicketHolder } from '@admit/shared/tickets';
+import {
+  createWebhook,
+  pingWebhook,
+  resendWebhook,
+  rotateWebhookSecret,
+  updateWebhook,
+  type WebhookEventType,
+} from '@admit/shared/webhooks';
+import { eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderResource } from '../orders/orders.api';
+import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { ticket } from '../tickets/schema';
+import { webhookDelivery, webhookEndpoint } from './schema';
+
+/** What a receiver got: the request's headers and body, and whether its signature checked out. */
+interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/**
+ * A receiver of webhooks on this machine: each path answers with the statuses it is given, in turn
+ * (the last one from then on), and keeps every request it got.
+ */
+async function startReceiver() {
+  const received = new Map<string, Received[]>();
+  const answers = new Map<string, number[]>();
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const path = request.url ?? '/';
+      const got = received.get(path) ?? [];
+      got.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+      received.set(path, got);
+      const statuses = answers.get(path) ?? [200];
+      const status = statuses.length > 1 ? statuses.shift()! : statuses[0]!;
+      response.writeHead(status, { 'content-type': 'text/plain' }).end(`answered ${status}`);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: (path: string) => `http://127.0.0.1:${port}${path}`,
+    answer: (path: string, statuses: number[]) => answers.set(path, [...statuses]),
+    received: (path: string) => received.get(path) ?? [],
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+async function until<T>(read: () => T | Promise<T>, done: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`still not there after ${timeoutMs} ms: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Checks a request's signature with the standardwebhooks package, as a receiver would; throws when it is wrong. */
+const verify = (secret: string, got: Received) => new Webhook(secret).verify(got.body, got.headers as Record<string, string>);
+
+describe('signed webhooks', () => {
+  let t: TestApp;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let owner: Awaited<ReturnType<TestApp['signUp']>>;
+  let buyer: Awaited<ReturnType<TestApp['signUp']>>;
+  let organizationId: string;
+  let eventId: string;
+  let freeTypeId: string;
+  let paidTypeId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { WEBHOOKS_RETRY_FIRST_SECONDS: '0.2' } });
+    receiver = await startReceiver();
+    owner = await t.signUp('Olga Owner');
+    buyer = await t.signUp('Bea Buyer');
+    ({
+      organizationId,
+      eventId,
+      ticketTypeIds: [freeTypeId, paidTypeId],
+    } = (await createPublishedEvent(t, owner.cookie, {
+      ticketTypes: [{ capacity: 50 }, { name: 'Seated', capacity: 50, price: 2500 }],
+    })) as unknown as { organizationId: string; eventId: string; ticketTypeIds: [string, string] });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    await receiver.close();
+  });
+
+  async function addEndpoint(path: string, eventTypes: WebhookEventType[]) {
+    const { status, body } = await t.call(createWebhook, { organizationId, url: receiver.url(path), eventTypes }, owner.cookie);
+    expect(status).toBe(200);
+    expect(body.result.secret).toMatch(/^whsec_/);
+    return body.result;
+  }
+
+  it('retries a webhook the receiver answers 500 three times, with the same webhook-id and a valid signature each time', async () => {
+    receiver.answer('/flaky', [500, 500, 500, 200]);
+    const { endpointId, secret } = await addEndpoint('/flaky', ['order.created']);
+    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 2 }] }, buyer.cookie);
+    expect(ordered.status).toBe(200);
+
+    const got = await until(
+      () => receiver.received('/flaky'),
+      (requests) => requests.length >= 4,
+    );
+    expect(got).toHaveLength(4);
+    for (const request of got) verify(secret, request);
+    expect(new Set(got.map((request) => request.headers['webhook-id'])).size).toBe(1);
+    const body = JSON.parse(got[3]!.body) as { type: string; timestamp: string; data: unknown };
+    expect(body.type).toBe('order.created');
+    const data = OrderResource.parse(body.data);
+    // Written by the one statement that made the order, it is the object the API shows.
+    expect(data).toEqual(await orderResource(t.db, ordered.body.result.orderId));
+    expect(data).toMatchObject({ status: 'paid', total: 0, lines: [{ quantity: 2, ticket_type_id: freeTypeId }] });
+
+    const [logged] = await until(
+      () => t.db.select().from(webhookDelivery).where(eq(webhookDelivery.endpointId, endpointId)),
+      (rows) => rows[0]?.status === 'delivered',
+    );
+    expect(logged).toMatchObject({ attempts: 4, responseStatus: 200, responseExcerpt: 'answered 200' });
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('reports a paid order when it is created and when its payment completes, in that order', async () => {
+    const { endpointId, secret } = await addEndpoint('/paid', ['order.created', 'order.paid']);
+    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: paidTypeId, quantity: 1 }] }, buyer.cookie);
+    expect(ordered.body.result.status).toBe('pending');
+    await payWithTestCard(t, buyer.cookie, ordered.body.result.orderId);
+    const got = await until(
+      () => receiver.received('/paid'),
+      (requests) => requests.length >= 2,
+    );
+    const bodies = got.map((request) => {
+      verify(secret, request);
+      return JSON.parse(request.body) as { type: string; data: { status: string; total: number } };
+    });
+    expect(bodies.map((body) => [body.type, body.data.status, body.data.total])).toEqual([
+      ['order.created', 'pending', 2500],
+      ['order.paid', 'paid', 2500],
+    ]);
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('delivers the webhooks of one object in order: a later one waits while an earlier one is retried', async () => {
+    receiver.answer('/ordered', [500, 500, 200]);
+    const { endpointId } = await addEndpoint('/ordered', ['order.created', 'order.paid']);
+    // A free order: order.created then order.paid, for the same order.
+    await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
+    const got = await until(
+      () => receiver.received('/ordered'),
+      (requests) => requests.length >= 4,
+    );
+    expect(got.map((request) => (JSON.parse(request.body) as { type: string }).type)).toEqual([
+      'order.created',
+      'order.created',
+      'order.created',
+      'order.paid',
+    ]);
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('disables an endpoint that answers 410 Gone, which gets nothing more until an admin enables it again', async () => {
+    receiver.answer('/gone', [410, 200]);
+    const { endpointId } = await addEndpoint('/gone', ['order.created']);
+    await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
+    const [endpoint] = await until(
+      () => t.db.select().from(webhookEndpoint).where(eq(webhookEndpoint.id, endpointId)),
+      (rows) => rows[0]?.status === 'disabled',
+    );
+    expect(endpoint!.disabledReason).toBe('gone');
+    await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
+    await t.settleJobs();
+    expect(receiver.received('/gone')).toHaveLength(1);
+    const [failed, ...others] = await t.db.select().from(webhookDelivery).where(eq(webhookDelivery.endpointId, endpointId));
+    expect(others).toEqual([]);
+    expect(failed).toMatchObject({ status: 'failed', responseStatus: 410 });
+
+    // Enabled again, the failed one is sent again by hand, with the webhook-id it had.
+    expect((await t.call(updateWebhook, { endpointId, enabled: true }, owner.cookie)).status).toBe(200);
+    expect((await t.call(resendWebhook, { deliveryId: failed!.id }, owner.cookie)).status).toBe(200);
+    const got = await until(
+      () => receiver.received('/gone'),
+      (requests) => requests.length >= 2,
+    );
+    expect(got[1]!.headers['webhook-id']).toBe(got[0]!.headers['webhook-id']);
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('signs with both secrets while a rotation overlaps, and pings on demand', async () => {
+    const { endpointId, secret: before } = await addEndpoint('/rotated', ['order.created']);
+    const rotated = await t.call(rotateWebhookSecret, { endpointId }, owner.cookie);
+    const after = rotated.body.result.secret;
+    expect(after).not.toBe(before);
+    expect((await t.call(pingWebhook, { endpointId }, owner.cookie)).status).toBe(200);
+    const [ping] = await until(
+      () => receiver.received('/rotated'),
+      (requests) => requests.length >= 1,
+    );
+    expect(String(ping!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    verify(before, ping!);
+    verify(after, ping!);
+    expect(JSON.parse(ping!.body)).toMatchObject({ type: 'webhook.ping', data: { id: endpointId } });
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('reports a ticket’s new holder, the event’s cancellation and the refunds it makes', async () => {
+    const { secret } = await addEndpoint('/changes', ['ticket.holder_changed', 'event.cancelled', 'order.refunded']);
+    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
+    const [one] = await t.db.select().from(ticket).where(eq(ticket.orderId, ordered.body.result.orderId));
+    expect((await t.call(setTicketHolder, { ticketId: one!.id, name: 'Gina Guest' }, buyer.cookie)).status).toBe(200);
+    expect((await t.call(cancelEvent, { eventId, message: 'The roof leaks.' }, owner.cookie)).status).toBe(200);
+    const got = await until(
+      async () => {
+        await t.settleJobs();
+        return receiver.received('/changes');
+      },
+      (requests) => requests.some((request) => request.body.includes('"order.refunded"')),
+      60_000,
+    );
+    const bodies = got.map((request) => {
+      verify(secret, request);
+      return JSON.parse(request.body) as { type: string; data: Record<string, unknown> };
+    });
+    expect(bodies.find((body) => body.type === 'ticket.holder_changed')?.data).toMatchObject({
+      object: 'ticket',
+      id: one!.id,
+      holder_name: 'Gina Guest',
+    });
+    expect(bodies.find((body) => body.type === 'event.cancelled')?.data).toMatchObject({ object: 'event', status: 'cancelled' });
+    expect(bodies.find((body) => body.type === 'order.refunded')?.data).toMatchObject({ object: 'order' });
+  });
+});
+
+describe('webhooks in production', () => {
+  it('refuses addresses on private, loopback and link-local networks', async () => {
+    const t = await createTestApp({ env: { WEBHOOKS_ALLOW_PRIVATE: 'false' } });
+    try {
+      const owner = await t.signUp('Olga Owner');
+      const { organizationId } = await createPublishedEvent(t, owner.cookie);
+      for (const url of [
+        'http://127.0.0.1:8080/hook',
+        'http://localhost/hook',
+        'http://10.1.2.3/hook',
+        'http://192.168.0.10/hook',
+        'http://169.254.169.254/latest/meta-data',
+        'http://[::1]/hook',
+        'http://[fd00::1]/hook',
+      ]) {
+        const { status, body } = await t.call(
+          createWebhook,
+          { organizationId, url, eventTypes: ['order.created'] },
+          owner.cookie,
+        );
+        expect({ url, status, reason: body.error?.details?.reason }).toEqual({ url, status: 400, reason: 'private-address' });
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
