@@ -9,3 +9,4 @@ export declare function archiveAssets(
 ): { builds: number; files: number; removed: number };
 export declare function buildIdOf(outDir: string): string | null;
 export declare function buildWeb(outDir?: string): Promise<void>;
+export declare function buildEmbed(outDir: string): Promise<void>;

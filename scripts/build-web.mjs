@@ -78,6 +78,27 @@ function vite(args) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
+/**
+ * embed.js, the loader other sites' pages include (apps/web/src/embed/embed.ts, decision 0061): one
+ * small script of its own, outside the app's chunks, under a name that does not change.
+ */
+export async function buildEmbed(outDir) {
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    root: webDir,
+    logLevel: 'warn',
+    build: {
+      outDir,
+      emptyOutDir: false,
+      copyPublicDir: false,
+      target: 'es2022',
+      minify: true,
+      lib: { entry: path.join(webDir, 'src/embed/embed.ts'), formats: ['iife'], name: 'admitEmbed', fileName: () => 'embed.js' },
+    },
+  });
+}
+
 export async function buildWeb(outDir = path.join(webDir, 'dist')) {
   const { serverDir, archiveDir } = buildDirsOf(outDir);
   const archived = archiveAssets(outDir, archiveDir);
@@ -87,6 +108,7 @@ export async function buildWeb(outDir = path.join(webDir, 'dist')) {
     );
   vite(['build', '--outDir', outDir, '--emptyOutDir']);
   vite(['build', '--ssr', 'src/entry-server.tsx', '--outDir', serverDir, '--emptyOutDir']);
+  await buildEmbed(outDir);
   const { before, after } = await precompress(outDir);
   console.log(
     `precompressed ${path.relative(root, outDir) || outDir}: ${Math.round(before / 1024)} KB → ${Math.round(after / 1024)} KB with brotli`,

@@ -123,7 +123,8 @@ export default defineConfig(({ isSsrBuild }) => ({
               ],
               // Client-side routes open the cached app; the server's own paths never do.
               navigateFallback: '/index.html',
-              navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a)(\/|$)/, /^\/healthz$/],
+              // The embedded checkout comes from the server, with the frame-ancestors of its event (decision 0061).
+              navigateFallbackDenylist: [/^\/(api|fn|live|files|webhooks|dev|a|embed)(\/|$)/, /^\/healthz$/],
               cleanupOutdatedCaches: true,
               // The first visit is served by the worker at once, so it is ready before the network goes.
               clientsClaim: true,

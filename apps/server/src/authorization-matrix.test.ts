@@ -12,6 +12,7 @@ import {
   updateTicketType,
 } from '@admit/shared/event-changes';
 import { setEventContent, type SetEventContentInput } from '@admit/shared/event-content';
+import { setEmbedSites } from '@admit/shared/embed';
 import { addTicketType, createEvent, publishEvent } from '@admit/shared/events';
 import type { LiveServerMessage } from '@admit/shared/live';
 import { cancelOrder, confirmGuestOrder, confirmPayment, createOrder, refundOrder, startPayment } from '@admit/shared/orders';
@@ -183,6 +184,7 @@ const callableMatrix = new Map<CallableContract, Row>([
   }),
   callableRow(addTicketType, { input: (w) => ({ eventId: w.draftEventId, name: 'Balcony', capacity: 10 }), expect: adminUp }),
   callableRow(publishEvent, { input: (w) => ({ eventId: w.draftEventId }), expect: adminUp }),
+  callableRow(setEmbedSites, { input: (w) => ({ eventId: w.draftEventId, sites: [] }), expect: adminUp }),
   callableRow(updateEvent, {
     input: (w) => ({
       eventId: w.draftEventId,

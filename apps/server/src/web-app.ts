@@ -6,9 +6,10 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import { acceptLanguageTags, regionalTag } from '@admit/shared/locales';
 import fastifyStatic from '@fastify/static';
+import type { EmbedCheck } from '@admit/shared/embed';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loadFirstViews, timeZoneOf } from './first-view';
-import { eventPageHead, withHead } from './modules/events/events.api';
+import { embedOf, eventPageHead, withHead } from './modules/events/events.api';
 import type { Db } from './platform/db/database';
 import { sendError } from './platform/http/send-error';
 import type { LiveQuery } from './platform/live/live-query';
@@ -25,6 +26,8 @@ export function cacheControlOf(relativePath: string): string {
     .split(path.sep)
     .join('/');
   if (file.startsWith('assets/')) return 'public, max-age=31536000, immutable';
+  // Other sites' pages load it by this name (decision 0061): a fix reaches them within minutes.
+  if (file === 'embed.js') return 'public, max-age=300';
   if (/^(index\.html|sw\.js|registerSW\.js|manifest\.webmanifest|workbox-[\w-]+\.js)$/.test(file)) return 'no-cache';
   return 'public, max-age=3600';
 }
@@ -115,11 +118,12 @@ export async function registerWebApp(
       // The build wrote .br and .gz copies (scripts/precompress.mjs): sent to browsers that take them.
       preCompressed: true,
       cacheControl: false,
-      setHeaders: (reply, file) =>
-        void reply.header(
-          'cache-control',
-          cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : path.relative(distDir, file)),
-        ),
+      setHeaders: (reply, file) => {
+        const relative = path.relative(distDir, file);
+        reply.header('cache-control', cacheControlOf(file.startsWith(assetDirs[1]!) ? 'assets/' : relative));
+        // The embed's loader is a script of other sites' pages (helmet sends same-origin otherwise).
+        if (/^embed\.js(\.br|\.gz)?$/.test(relative)) reply.header('cross-origin-resource-policy', 'cross-origin');
+      },
     });
     app.get('/assets/*', async (request, reply) => {
       const name = (request.params as { '*': string })['*'];
@@ -135,6 +139,7 @@ export async function registerWebApp(
       return sendError(reply, 'not-found', 'Not found');
     });
   }
+  registerEmbedRoutes(app, { db: deps.db, publicUrl: deps.publicUrl, sendBuiltPage: hasWeb ? sendBuiltPage : null });
   /** The web app's server build, loaded with the first page that needs it (a megabyte of script). */
   let firstViewsLoaded: ReturnType<typeof loadFirstViews> | undefined;
   const loadedFirstViews = () =>
@@ -184,5 +189,54 @@ export async function registerWebApp(
     if (head) page = withHead(page, head);
     if (view) page = firstViews!.page(page, view);
     return sendPage(request, reply, page);
+  });
+}
+
+/** A Content-Security-Policy with its `frame-ancestors` replaced by these sources. */
+export function withFrameAncestors(policy: string, sources: string[]): string {
+  const others = policy
+    .split(';')
+    .map((directive) => directive.trim())
+    .filter((directive) => directive && !/^frame-ancestors\b/i.test(directive));
+  return [...others, `frame-ancestors ${sources.join(' ')}`].join(';');
+}
+
+/**
+ * An event's checkout for other sites' pages (decision 0061): `/embed/e/<slug>`, the app's page that
+ * the sites the event lists may show in a frame (every other page of Admit refuses to be framed),
+ * and `/embed/e/<slug>/allowed?origin=`, which embed.js asks first, from the other site's page, so
+ * that a site not on the list shows a link to the event's page instead of a frame the browser blocks.
+ */
+function registerEmbedRoutes(
+  app: FastifyInstance,
+  deps: { db: Db; publicUrl: string; sendBuiltPage: ((request: FastifyRequest, reply: FastifyReply) => Promise<unknown>) | null },
+) {
+  app.get('/embed/e/:slug', async (request, reply) => {
+    const { slug } = request.params as { slug: string };
+    const embed = await embedOf(deps.db, slug);
+    if (embed) {
+      const policy = String(reply.getHeader('content-security-policy') ?? '');
+      reply
+        .header('content-security-policy', withFrameAncestors(policy, ["'self'", ...embed.sites]))
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .removeHeader('x-frame-options');
+    }
+    if (!deps.sendBuiltPage)
+      return reply.code(503).type('text/plain').send('The web app is not built: run npm run build (npm start does it for you).');
+    return deps.sendBuiltPage(request, reply);
+  });
+  app.get('/embed/e/:slug/allowed', async (request, reply) => {
+    const { slug } = request.params as { slug: string };
+    const { origin } = request.query as { origin?: unknown };
+    reply.header('access-control-allow-origin', '*').header('cache-control', 'no-cache');
+    const embed = await embedOf(deps.db, slug);
+    if (!embed) return sendError(reply, 'not-found', 'No such event');
+    const asked = typeof origin === 'string' && origin.length <= 200 ? origin : '';
+    const check: EmbedCheck = {
+      allowed: embed.sites.includes(asked),
+      title: embed.title,
+      url: new URL(`/e/${encodeURIComponent(slug)}`, deps.publicUrl).href,
+    };
+    return check;
   });
 }

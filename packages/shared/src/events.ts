@@ -141,6 +141,8 @@ export const ManagedEventRow = z.object({
   sold: z.number(),
   /** Places in pending orders, held while their buyers pay. */
   held: z.number(),
+  /** The sites allowed to show the event's checkout in a frame (embed.ts). */
+  embedSites: z.array(z.string()),
 });
 export type ManagedEventRow = z.infer<typeof ManagedEventRow>;
 export const orgEvents = defineLiveQueryContract('events.forOrg', z.strictObject({ organizationId: Id }), ManagedEventRow);

@@ -1,6 +1,7 @@
 import { IsRestoringProvider, onlineManager, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { LoadedCatalog } from '../lib/i18n';
+import { isEmbedded } from '../lib/embed-frame';
 import { forgetAtNextStart, offlineCacheMaxAge } from '../lib/offline-person';
 import { AppTree } from './app-tree';
 import { createAppRouter } from './router';
@@ -16,15 +17,20 @@ export const router = createAppRouter();
 // has had none: its server queries would fail instead of waiting for the network.
 onlineManager.setOnline(navigator.onLine);
 
-/** The offline cache restored (app/offline.ts, a chunk of its own that starts loading now), then kept. */
-const restored = import('./offline')
-  .then(({ keepOffline }) => keepOffline(queryClient))
-  // Its chunk did not come (the network went after the page's own): the page works without it, with
-  // nothing kept for offline use until the next load, which also does a forgetting asked for meanwhile.
-  .catch((error: unknown) => {
-    forgetAtNextStart();
-    console.error('The offline cache did not start', error);
-  });
+/**
+ * The offline cache restored (app/offline.ts, a chunk of its own that starts loading now), then kept.
+ * Not in another site's frame: a checkout there keeps nothing, and its storage may be refused (decision 0061).
+ */
+const restored = isEmbedded()
+  ? Promise.resolve(forgetAtNextStart())
+  : import('./offline')
+      .then(({ keepOffline }) => keepOffline(queryClient))
+      // Its chunk did not come (the network went after the page's own): the page works without it, with
+      // nothing kept for offline use until the next load, which also does a forgetting asked for meanwhile.
+      .catch((error: unknown) => {
+        forgetAtNextStart();
+        console.error('The offline cache did not start', error);
+      });
 
 /**
  * The app in the browser: its data cache, kept for offline use, over the tree the server also draws.

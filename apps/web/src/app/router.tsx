@@ -13,6 +13,8 @@ import { signedInRoute } from './signed-in-route';
 // The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
 // event is (decision 0042).
 const TicketPicker = lazyPart(async () => (await import('../features/checkout/ticket-picker')).TicketPicker);
+// Other sites' frames only (decision 0061): not in the public pages' first load.
+const EmbeddedEvent = lazyPart(async () => (await import('../features/events/embedded-event')).EmbeddedEvent);
 const AccessibilityPage = lazyScreen(() => import('../features/accessibility/accessibility-page'), 'AccessibilityPage');
 const SignInPage = lazyScreen(() => import('../features/account/sign-in-page'), 'SignInPage');
 const SignUpPage = lazyScreen(() => import('../features/account/sign-up-page'), 'SignUpPage');
@@ -130,6 +132,46 @@ const publicEventRoute = createRoute({
   },
 });
 
+/**
+ * An event's checkout in another site's frame (embed.js, decision 0061): the host page's language
+ * and the site itself (`source`, for analytics), a preset code, why the checkout must continue in
+ * a tab of its own (`tab`: a page without HTTPS, a small screen), and whether it is over the page.
+ */
+const embeddedEventRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/embed/e/$slug',
+  validateSearch: (search) =>
+    searchOf({
+      lang: textParam(search.lang, { max: 35 }),
+      code: textParam(search.code, { trim: true, min: 1, max: 40 })?.toUpperCase(),
+      source: textParam(search.source, { max: 200 }),
+      tab: choiceParam(search.tab, ['insecure', 'small']),
+      over: choiceParam(search.over, ['page']),
+    }),
+  loader: () => Promise.all([EmbeddedEvent.preload(), TicketPicker.preload()]),
+  component: function EmbeddedEventRoute() {
+    const { slug } = embeddedEventRoute.useParams();
+    const { code, tab, over } = embeddedEventRoute.useSearch();
+    const navigate = embeddedEventRoute.useNavigate();
+    return (
+      <EmbeddedEvent
+        slug={slug}
+        dialog={over === 'page'}
+        tickets={(event) => (
+          <TicketPicker
+            event={event}
+            code={code ?? null}
+            embedded={{ newTab: tab ?? null }}
+            onCodeChange={(next) =>
+              void navigate({ search: (before) => ({ ...before, code: next ?? undefined }), replace: true, resetScroll: false })
+            }
+          />
+        )}
+      />
+    );
+  },
+});
+
 const accessibilityRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/accessibility',
@@ -171,15 +213,44 @@ const orderRoute = createRoute({
   },
 });
 
+/**
+ * The payment step of an order made in another site's frame: the order page, in the frame, opened
+ * by the guest's token or the session (decision 0061).
+ */
+const embeddedOrderRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/embed/orders/$orderId',
+  validateSearch: (search) =>
+    searchOf({
+      source: textParam(search.source, { max: 200 }),
+      paid: choiceParam(search.paid, ['1']),
+      payment_intent: textParam(search.payment_intent, { max: 255 }),
+      token: textParam(search.token, { max: 100 }),
+    }),
+  component: function EmbeddedOrderRoute() {
+    const { orderId } = embeddedOrderRoute.useParams();
+    const search = embeddedOrderRoute.useSearch();
+    const returnedFromPayment = Boolean(search.paid || search.payment_intent);
+    if (search.token) return <OrderPage orderId={orderId} accessToken={search.token} returnedFromPayment={returnedFromPayment} />;
+    return (
+      <RequireSession>
+        <OrderPage orderId={orderId} returnedFromPayment={returnedFromPayment} />
+      </RequireSession>
+    );
+  },
+});
+
 const routeTree = rootRoute.addChildren([
   signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute]),
   orderRoute,
+  embeddedOrderRoute,
   homeRoute,
   signInRoute,
   signUpRoute,
   forgotPasswordRoute,
   resetPasswordRoute,
   publicEventRoute,
+  embeddedEventRoute,
   accessibilityRoute,
 ]);
 

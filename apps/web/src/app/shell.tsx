@@ -1,9 +1,10 @@
 import { AnchorLink, ButtonLink } from '../lib/links';
 import { Box, Burger, Container, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { Outlet } from '@tanstack/react-router';
+import { Outlet, useRouterState } from '@tanstack/react-router';
 import { Suspense, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { useHostHeight } from '../lib/embed-frame';
 import { useSession } from '../lib/session';
 import { localeNames, locales, pseudoAvailable, useLocale, type Locale } from '../lib/i18n';
 import { lazyPart } from './lazy-screen';
@@ -102,7 +103,24 @@ function AccountMenu() {
   );
 }
 
+/** The checkout in another site's frame (/embed/…, decision 0061): the page alone, as tall as it is. */
+function EmbeddedShell() {
+  const main = useRef<HTMLElement>(null);
+  useHostHeight(main);
+  return (
+    <main className={classes.embedded} ref={main}>
+      <OfflineNotice />
+      <Outlet />
+    </main>
+  );
+}
+
 export function Shell() {
+  const embedded = useRouterState({ select: (state) => state.location.pathname.startsWith('/embed/') });
+  return embedded ? <EmbeddedShell /> : <AppShell />;
+}
+
+function AppShell() {
   const intl = useIntl();
   const [opened, { toggle, close }] = useDisclosure(false);
   const main = useRef<HTMLElement>(null);

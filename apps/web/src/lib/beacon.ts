@@ -1,5 +1,6 @@
 import type { Beacon, FunnelStep } from '@admit/shared/analytics';
 import { useEffect } from 'react';
+import { embeddingSite } from './embed-frame';
 
 // The public pages' analytics (decision 0038): one beacon per funnel step and event per page
 // load, sent with navigator.sendBeacon so that leaving the page does not lose it. Nothing is
@@ -21,8 +22,10 @@ function origin(): Pick<Beacon, 'referrer' | 'utm'> {
     medium: params.get('utm_medium')?.slice(0, 100) || undefined,
     campaign: params.get('utm_campaign')?.slice(0, 100) || undefined,
   };
+  // In another site's frame, that site brought the visitor (decision 0061).
+  const referrer = embeddingSite() ?? document.referrer;
   return {
-    referrer: document.referrer ? document.referrer.slice(0, 2_000) : undefined,
+    referrer: referrer ? referrer.slice(0, 2_000) : undefined,
     utm: utm.source || utm.medium || utm.campaign ? utm : undefined,
   };
 }

@@ -1,6 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlProvider, type IntlConfig } from 'react-intl';
+import { isEmbedded } from './embed-frame';
 
 import {
   directionOf,
@@ -61,7 +62,15 @@ const storageKey = localeCookie;
 
 /** The language this browser shows: the one chosen here before, else the first of the system's languages we have. */
 export function initialLocale(): Locale {
-  const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
+  // The embedded checkout speaks its host page's language, which embed.js passes (decision 0061).
+  const hostLanguage = isEmbedded() ? new URLSearchParams(location.search).get('lang') : null;
+  if (hostLanguage) return pickLocale([hostLanguage]);
+  let saved: string | null = null;
+  try {
+    saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(storageKey);
+  } catch {
+    // A browser that keeps its storage from other sites' frames (the embedded checkout) throws here.
+  }
   if (isLocale(saved)) return saved;
   return pickLocale(typeof navigator === 'undefined' ? [] : navigator.languages);
 }
@@ -85,8 +94,13 @@ export const onIntlError: NonNullable<IntlConfig['onError']> = (error) => {
 const pseudoKey = 'admit.pseudo';
 export const pseudoAvailable = import.meta.env.DEV;
 /** Whether this browser shows the pseudo-language (development only). */
-export const pseudoChosen = () =>
-  pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+export const pseudoChosen = () => {
+  try {
+    return pseudoAvailable && typeof localStorage !== 'undefined' && localStorage.getItem(pseudoKey) === '1';
+  } catch {
+    return false;
+  }
+};
 
 interface LocaleChoice {
   locale: Locale;

@@ -7,6 +7,18 @@ import type { QueryClient } from '@tanstack/react-query';
 
 const sessionKey = 'admit.offline-session';
 
+/**
+ * The browser's storage, or null where it is kept from this page: a browser that keeps storage from
+ * other sites' frames throws on reading `localStorage` in the embedded checkout (decision 0061).
+ */
+function storage(): Storage | null {
+  try {
+    return localStorage;
+  } catch {
+    return null;
+  }
+}
+
 /** What is kept, kept for a week (lib/offline-cache.ts; a new build with another shape changes its `buster`). */
 export const offlineCacheMaxAge = 7 * 24 * 60 * 60 * 1000;
 
@@ -15,12 +27,12 @@ export interface OfflineSession {
 }
 
 export function rememberSession(session: OfflineSession | null) {
-  if (session) localStorage.setItem(sessionKey, JSON.stringify({ user: session.user }));
+  if (session) storage()?.setItem(sessionKey, JSON.stringify({ user: session.user }));
 }
 
 export function rememberedSession(): OfflineSession | null {
   try {
-    return JSON.parse(localStorage.getItem(sessionKey) ?? 'null') as OfflineSession | null;
+    return JSON.parse(storage()?.getItem(sessionKey) ?? 'null') as OfflineSession | null;
   } catch {
     return null;
   }
@@ -35,11 +47,11 @@ const waiting = new Set<() => void>();
 
 /** Forgets the person and everything this device kept for them (on sign-out, or when the session is gone). */
 export async function forgetOfflineData(queryClient: QueryClient): Promise<void> {
-  localStorage.removeItem(sessionKey);
-  localStorage.setItem(forgetKey, 'yes');
+  storage()?.removeItem(sessionKey);
+  storage()?.setItem(forgetKey, 'yes');
   if (!clear) return new Promise((done) => waiting.add(done));
   await clear(queryClient);
-  localStorage.removeItem(forgetKey);
+  storage()?.removeItem(forgetKey);
 }
 
 /**
@@ -47,9 +59,9 @@ export async function forgetOfflineData(queryClient: QueryClient): Promise<void>
  * for before, then forgets directly from now on.
  */
 export async function forgetWith(queryClient: QueryClient, offlineClear: Clear): Promise<void> {
-  if (localStorage.getItem(forgetKey)) {
+  if (storage()?.getItem(forgetKey)) {
     await offlineClear(queryClient);
-    localStorage.removeItem(forgetKey);
+    storage()?.removeItem(forgetKey);
   }
   clear = offlineClear;
   releaseWaiting();

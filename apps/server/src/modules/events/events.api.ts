@@ -2,6 +2,7 @@
 export { canSeeEvent, findEvent, requireEventRole, type EventRecord } from './event-access';
 export { registerCalendarRoute } from './calendar.routes';
 export { titlesAndVenues } from './content-sql';
+export { embedOf } from './embed-sites';
 export { eventCoverSlot } from './event-cover';
 export { eventPageHead, withHead } from './event-page-head';
 export { eventEndCallables, type EndEventOrders } from './event-end';

@@ -7,6 +7,7 @@ import { requireOrgRole } from '../../platform/auth/roles';
 import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { withFreshSlug } from '../../platform/slug';
+import { setEmbedSitesCallable } from './embed-sites';
 import { requireEventRole } from './event-access';
 import { applyMove, eventChangesCallables } from './event-changes.functions';
 import { setEventContentCallable } from './event-content.functions';
@@ -109,4 +110,5 @@ export const eventsCallables = [
   publishEventCallable,
   ...eventChangesCallables,
   setEventContentCallable,
+  setEmbedSitesCallable,
 ];

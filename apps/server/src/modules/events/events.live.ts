@@ -126,7 +126,7 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
   topics: (params) => [eventTopic(params.eventId)],
 });
 
-const managedColumns = { ...eventColumns, sold: event.sold, held: event.held };
+const managedColumns = { ...eventColumns, sold: event.sold, held: event.held, embedSites: event.embedSites };
 
 export const orgEventsLive = defineLiveQuery(orgEvents, {
   auth: 'required',

@@ -41,6 +41,11 @@ export const event = pgTable(
     calendarSequence: integer('calendar_sequence').notNull().default(0),
     /** How long a pending order holds its tickets while the buyer pays. */
     holdMinutes: integer('hold_minutes').notNull().default(10),
+    /** The sites (origins) allowed to show this event's checkout in a frame: its `frame-ancestors` (decision 0061). */
+    embedSites: text('embed_sites')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /**
      * Signs this event's ticket codes (HMAC-SHA256), and is handed to its staff's scanners so that a
      * device with no network can tell a genuine ticket bought after its last sync from a forged one.

@@ -6,7 +6,7 @@ import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-ev
 import { directionOf } from '@admit/shared/locales';
 import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
 import type { eventQuestions } from '@admit/shared/questions';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useLocation, useNavigate } from '@tanstack/react-router';
@@ -15,6 +15,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
 import { sendStep, useStep } from '../../lib/beacon';
+import { embeddingSite } from '../../lib/embed-frame';
 import { useEventLanguage } from '../../lib/event-language';
 import { useKeptDraft } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
@@ -52,10 +53,16 @@ export function TicketPicker({
   event,
   code,
   onCodeChange,
+  embedded,
 }: {
   event: PublicEventRow;
   code: string | null;
   onCodeChange: (code: string | null) => void;
+  /**
+   * In another site's frame (decision 0061): where the checkout cannot finish there (`newTab`: a page
+   * without HTTPS, a small screen), it continues on the event's page in a tab of its own.
+   */
+  embedded?: { newTab: 'insecure' | 'small' | null };
 }) {
   const intl = useIntl();
   const session = useSession();
@@ -159,11 +166,19 @@ export function TicketPicker({
       setDrafts({});
       setIdempotencyKey(crypto.randomUUID());
       // Something to pay: the order page is the payment step, with the hold's countdown (a guest's
-      // opened by its token). A guest's free places wait for the emailed link instead.
-      if (placed.status === 'pending' && placed.accessToken)
-        void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId }, search: { token: placed.accessToken } });
-      else if (placed.status === 'pending' && placed.total !== 0)
-        void navigate({ to: '/orders/$orderId', params: { orderId: placed.orderId } });
+      // opened by its token); in another site's frame, its embedded form. A guest's free places wait
+      // for the emailed link instead.
+      const token = placed.accessToken ? { token: placed.accessToken } : {};
+      if (placed.status === 'pending' && (placed.accessToken || placed.total !== 0))
+        void navigate(
+          embedded
+            ? {
+                to: '/embed/orders/$orderId',
+                params: { orderId: placed.orderId },
+                search: { source: embeddingSite() ?? undefined, ...token },
+              }
+            : { to: '/orders/$orderId', params: { orderId: placed.orderId }, search: token },
+        );
     },
     onError: (error, lines) => {
       setIdempotencyKey(crypto.randomUUID());
@@ -345,7 +360,13 @@ export function TicketPicker({
                 defaultMessage="{count, plural, one {# ticket is} other {# tickets are}} waiting for you in My tickets."
                 values={{ count: mutation.data.ticketCount }}
               />
-              <ButtonLink to="/tickets" size="xs" variant="white" style={{ alignSelf: 'flex-start' }}>
+              <ButtonLink
+                to="/tickets"
+                size="xs"
+                variant="white"
+                style={{ alignSelf: 'flex-start' }}
+                target={embedded ? '_blank' : undefined}
+              >
                 <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
               </ButtonLink>
             </Stack>
@@ -382,7 +403,9 @@ export function TicketPicker({
             </Text>
           </Group>
         )}
-        {session.data || guestOrder ? (
+        {embedded?.newTab ? (
+          <ContinueInTab event={event} code={code} reason={embedded.newTab} />
+        ) : session.data || guestOrder ? (
           <form
             onSubmit={(submitted) => {
               submitted.preventDefault();
@@ -408,11 +431,16 @@ export function TicketPicker({
                     id="picker.guest.haveAccount"
                     defaultMessage="Have an account? <link>Sign in</link>"
                     values={{
-                      link: (chunks) => (
-                        <AnchorLink to="/sign-in" search={{ redirect: location.href }}>
-                          {chunks}
-                        </AnchorLink>
-                      ),
+                      link: (chunks) =>
+                        embedded ? (
+                          <Anchor href={signInHref(event.slug, code)} target="_blank" rel="noopener">
+                            {chunks}
+                          </Anchor>
+                        ) : (
+                          <AnchorLink to="/sign-in" search={{ redirect: location.href }}>
+                            {chunks}
+                          </AnchorLink>
+                        ),
                     }}
                   />
                 </Text>
@@ -424,18 +452,62 @@ export function TicketPicker({
             <Button size="md" onClick={() => setAsGuest(true)} disabled={session.isPending || !onSale}>
               <FormattedMessage id="picker.guest.continue" defaultMessage="Continue with email" />
             </Button>
-            <ButtonLink
-              size="md"
-              variant="default"
-              to="/sign-in"
-              search={{ redirect: location.href }}
-              disabled={session.isPending}
-            >
-              <FormattedMessage id="picker.guest.signIn" defaultMessage="Sign in" />
-            </ButtonLink>
+            {/* In another site's frame Admit's session may not reach it: signing in opens a tab of its own. */}
+            {embedded ? (
+              <Button
+                component="a"
+                size="md"
+                variant="default"
+                href={signInHref(event.slug, code)}
+                target="_blank"
+                rel="noopener"
+                disabled={session.isPending}
+              >
+                <FormattedMessage id="picker.signInNewTab" defaultMessage="Sign in (opens a new tab)" />
+              </Button>
+            ) : (
+              <ButtonLink
+                size="md"
+                variant="default"
+                to="/sign-in"
+                search={{ redirect: location.href }}
+                disabled={session.isPending}
+              >
+                <FormattedMessage id="picker.guest.signIn" defaultMessage="Sign in" />
+              </ButtonLink>
+            )}
           </div>
         )}
       </Stack>
     </Card>
+  );
+}
+
+/** The event's page, with the code the frame had, for what the frame cannot finish. */
+const eventPageHref = (slug: string, code: string | null) =>
+  `/e/${encodeURIComponent(slug)}${code ? `?code=${encodeURIComponent(code)}` : ''}`;
+const signInHref = (slug: string, code: string | null) => `/sign-in?redirect=${encodeURIComponent(eventPageHref(slug, code))}`;
+
+/** Where the frame cannot take the order, it says why and opens the event's page in a new tab. */
+function ContinueInTab({ event, code, reason }: { event: PublicEventRow; code: string | null; reason: 'insecure' | 'small' }) {
+  return (
+    <Stack gap="xs">
+      <Text size="sm" c="dimmed">
+        {reason === 'insecure' ? (
+          <FormattedMessage
+            id="picker.newTab.insecure"
+            defaultMessage="This website is not served over a secure connection (HTTPS), so your order continues on our page in a new tab."
+          />
+        ) : (
+          <FormattedMessage
+            id="picker.newTab.small"
+            defaultMessage="On a small screen your order continues on our page in a new tab, where the payment step has room."
+          />
+        )}
+      </Text>
+      <Button component="a" size="md" href={eventPageHref(event.slug, code)} target="_blank" rel="noopener">
+        <FormattedMessage id="picker.newTab.continue" defaultMessage="Continue in a new tab" />
+      </Button>
+    </Stack>
   );
 }

@@ -26,6 +26,10 @@ const actions = untyped(
       defaultMessage: '{actor} emailed the ticket holders about the new time or place',
     },
     'event.setContent': { id: 'audit.event.setContent', defaultMessage: '{actor} changed the languages of the event' },
+    'event.setEmbedSites': {
+      id: 'audit.event.setEmbedSites',
+      defaultMessage: '{actor} changed the websites allowed to show the checkout',
+    },
     'ticketType.add': { id: 'audit.ticketType.add', defaultMessage: '{actor} added the ticket type “{target}”' },
     'ticketType.update': { id: 'audit.ticketType.update', defaultMessage: '{actor} changed {fields} of “{target}”' },
     'ticketType.reorder': { id: 'audit.ticketType.reorder', defaultMessage: '{actor} reordered the ticket types' },

@@ -8,6 +8,7 @@ import { useLiveQuery } from '../../lib/live';
 import { usePageTitle } from '../../lib/page-title';
 import { managesEvents, useOrgRole } from '../../lib/org-role';
 import { ErrorState, PageLoader } from '../../lib/page-state';
+import { EmbedCard } from './embed-card';
 import { EventActions } from './event-actions';
 import { EventAudit } from './event-audit';
 import { EventCoverCard } from './event-cover-card';
@@ -91,6 +92,7 @@ export function EventEditorPage({
       {isAdmin && <TicketTypesCard eventId={eventId} currency={event.currency} editable={editable} />}
       {isAdmin && event.status !== 'cancelled' && types.rows && <EventLanguagesCard event={event} ticketTypes={types.rows} />}
       {isAdmin && event.status !== 'cancelled' && <EventCoverCard event={event} />}
+      {isAdmin && event.status !== 'cancelled' && <EmbedCard event={event} />}
       {door(isAdmin)}
       {isAdmin && admin}
       {isAdmin && <EventAudit eventId={eventId} />}

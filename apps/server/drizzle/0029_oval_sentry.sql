@@ -1,0 +1,1 @@
+ALTER TABLE "event" ADD COLUMN "embed_sites" text[] DEFAULT '{}'::text[] NOT NULL;
