@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { ErrorSentence } from '../../lib/error-message';
+import classes from './embed-card.module.css';
 
 /**
  * Selling on the organizer's own website (decision 0061): the two lines to paste into its pages, the
@@ -61,7 +62,9 @@ export function EmbedCard({ event }: { event: ManagedEventRow }) {
             defaultMessage="Paste these two lines into a page of your website: it shows this event's tickets, and buyers complete their order without leaving your page."
           />
         </Text>
-        <Code block>{snippet}</Code>
+        <Code block className={classes.snippet}>
+          {snippet}
+        </Code>
         <Group gap="xs">
           <CopyButton value={snippet}>
             {({ copied, copy }) => (
@@ -81,7 +84,9 @@ export function EmbedCard({ event }: { event: ManagedEventRow }) {
             defaultMessage="Or a button that opens the checkout over your page, with your own words on it:"
           />
         </Text>
-        <Code block>{buttonSnippet}</Code>
+        <Code block className={classes.snippet}>
+          {buttonSnippet}
+        </Code>
         <Textarea
           label={intl.formatMessage({ id: 'embed.sites.label', defaultMessage: 'Websites allowed to show the checkout' })}
           description={intl.formatMessage({
