@@ -11,12 +11,15 @@ const escape = (text: unknown) =>
     .replaceAll('>', '&gt;')
     .replaceAll('"', '&quot;');
 
+/** A line of the document's short Markdown (`code`) as HTML. */
+const inline = (text: unknown) => escape(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 /** The document's short Markdown (`code` and paragraphs) as HTML. */
 const prose = (text: unknown) =>
   String(text ?? '')
     .split('\n\n')
     .filter(Boolean)
-    .map((paragraph) => `<p>${escape(paragraph).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>`)
+    .map((paragraph) => `<p>${inline(paragraph)}</p>`)
     .join('\n');
 
 /** The kinds of problem a refusal's `type` names (`/api/docs#problem-<kind>`). */
@@ -59,7 +62,7 @@ function fieldsOf(schema: Json | undefined, caption: string): string {
   const rows = Object.entries(properties)
     .map(
       ([name, property]) =>
-        `<tr><th scope="row"><code>${escape(name)}</code></th><td>${typeOf(property)}${required.has(name) ? '' : ', optional'}</td><td>${escape(property.description)}</td></tr>`,
+        `<tr><th scope="row"><code>${escape(name)}</code></th><td>${typeOf(property)}${required.has(name) ? '' : ', optional'}</td><td>${inline(property.description)}</td></tr>`,
     )
     .join('\n');
   return `<table><caption>${escape(caption)}</caption><thead><tr><th scope="col">field</th><th scope="col">type</th><th scope="col">meaning</th></tr></thead><tbody>${rows}</tbody></table>`;
@@ -82,7 +85,7 @@ export function apiDocsPage(document: Json): string {
         const parameterRows = parameters
           .map(
             (parameter) =>
-              `<tr><th scope="row"><code>${escape(parameter.name)}</code></th><td>${escape(parameter.in)}${parameter.required ? '' : ', optional'}</td><td>${typeOf(parameter.schema as Json)}</td><td>${escape(parameter.description)}</td></tr>`,
+              `<tr><th scope="row"><code>${escape(parameter.name)}</code></th><td>${escape(parameter.in)}${parameter.required ? '' : ', optional'}</td><td>${typeOf(parameter.schema as Json)}</td><td>${inline(parameter.description)}</td></tr>`,
           )
           .join('\n');
         const requestSchema = ((operation.requestBody as Json | undefined)?.content as Json | undefined)?.['application/json'] as
