@@ -140,6 +140,7 @@ export default defineConfig(
   globalIgnores([
     '**/dist/',
     '**/dist-server/',
+    '**/dist-archive/',
     '**/node_modules/',
     'data/',
     'apps/server/drizzle/',
