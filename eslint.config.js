@@ -55,7 +55,7 @@ const boundaryZones = [
     message: `Another module is reached through its surface: import "<module>/<module>.api.ts" (or its schema.ts for its tables), and export what "${module}" needs from there.`,
   })),
   {
-    target: ['apps/server/src/app.ts', 'apps/server/src/main.ts'],
+    target: ['apps/server/src/app.ts', 'apps/server/src/main.ts', 'apps/server/src/composition.ts'],
     from: serverModules,
     except: foldersIn(serverModules).map((module) => `./${module}/${module}.api.ts`),
     message: 'app.ts composes the modules through their surfaces (<module>.api.ts).',

@@ -6,48 +6,20 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import {
-  aggregateAnalyticsJob,
-  analyticsLiveQueries,
   beaconFastPath,
   createBeaconIntake,
   createBeaconWriter,
   registerBeaconRoute,
   type BeaconWriter,
 } from './modules/analytics/analytics.api';
-import { apiKeysCallables, apiKeysLiveQueries, registerApiRoutes } from './modules/api/api.api';
-import { checkinCallables, checkinLiveQueries } from './modules/checkin/checkin.api';
-import { codesCallables, codesLiveQueries } from './modules/codes/codes.api';
-import { questionsCallables, questionsLiveQueries } from './modules/questions/questions.api';
-import {
-  eventCoverSlot,
-  eventEndCallables,
-  eventsCallables,
-  eventsLiveQueries,
-  registerCalendarRoute,
-} from './modules/events/events.api';
+import { registerApiRoutes } from './modules/api/api.api';
+import { eventCoverSlot, registerCalendarRoute } from './modules/events/events.api';
 import { registerExportRoutes } from './modules/exports/exports.api';
-import { importsCallables } from './modules/imports/imports.api';
-import { messagesCallables, messagesJobs, messagesLiveQueries } from './modules/messages/messages.api';
-import {
-  orderDetailLiveQueries,
-  orderSideOfTicketChanges,
-  ordersCallables,
-  ordersLiveQueries,
-  ordersJobs,
-  claimGuestOrders,
-  orderTopics,
-  tokenOpens,
-} from './modules/orders/orders.api';
-import { cancelEventOrdersJob, paymentsCallables, paymentsJobs, registerStripeWebhook } from './modules/payments/payments.api';
-import { orgLogoSlot, orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
-import { deleteFileJob, registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
-import { registerTicketPdfRoute, ticketHolderCallables, ticketsLiveQueries } from './modules/tickets/tickets.api';
-import {
-  deliverWebhookJob,
-  sendDisabledNoticeJob,
-  webhooksCallables,
-  webhooksLiveQueries,
-} from './modules/webhooks/webhooks.api';
+import { claimGuestOrders, orderTopics, tokenOpens } from './modules/orders/orders.api';
+import { registerStripeWebhook } from './modules/payments/payments.api';
+import { orgLogoSlot } from './modules/orgs/orgs.api';
+import { registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
+import { registerTicketPdfRoute } from './modules/tickets/tickets.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
@@ -64,7 +36,6 @@ import { createJobQueue, type JobQueueOptions } from './platform/jobs/job-queue'
 import { registerMetrics } from './platform/metrics/metrics';
 import type { JobServices } from './platform/jobs/job-services';
 import type { PaymentProvider } from './platform/payments/payment-provider';
-import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 import { createServices } from './services';
 
@@ -77,51 +48,9 @@ declare module 'fastify' {
 
 /** Requests under way from which the web process counts as busy, and its own job workers wait. */
 const busyWithRequests = 16;
-export const callables = [
-  ...orgsCallables,
-  ...eventsCallables,
-  ...ordersCallables,
-  ...paymentsCallables,
-  // The lower modules' callables that go on in a higher one's work, handed it here (decision 0059):
-  // a cancelled event's orders are ended by the payments module's job, and a buyer's change to a
-  // ticket is written on its order's timeline by the orders module.
-  ...eventEndCallables(cancelEventOrdersJob),
-  ...ticketHolderCallables(orderSideOfTicketChanges),
-  ...sandboxCallables,
-  ...importsCallables,
-  ...checkinCallables,
-  ...messagesCallables,
-  ...codesCallables,
-  ...questionsCallables,
-  ...webhooksCallables,
-  setAccountLanguageCallable,
-  ...apiKeysCallables,
-];
-/** Every background job, run by the web process or by worker processes (worker.ts). */
-export const jobDefinitions = [
-  ...ordersJobs,
-  ...paymentsJobs,
-  ...messagesJobs,
-  sendInvitationJob,
-  deleteFileJob,
-  aggregateAnalyticsJob,
-  deliverWebhookJob,
-  sendDisabledNoticeJob,
-];
-export const liveQueries = [
-  ...orgsLiveQueries,
-  ...eventsLiveQueries,
-  ...ordersLiveQueries,
-  ...orderDetailLiveQueries,
-  ...ticketsLiveQueries,
-  ...checkinLiveQueries,
-  ...analyticsLiveQueries,
-  ...messagesLiveQueries,
-  ...codesLiveQueries,
-  ...questionsLiveQueries,
-  ...apiKeysLiveQueries,
-  ...webhooksLiveQueries,
-];
+import { callables, jobDefinitions, liveQueries } from './composition';
+
+export { callables, jobDefinitions, liveQueries };
 
 const webDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
