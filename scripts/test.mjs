@@ -1,8 +1,55 @@
 // `npm test`: every test (unit, server integration, browser journeys). The journeys need the built app.
+//
+// With no arguments the suites run in two lanes at once, each one vitest process running one file
+// at a time: the browser journeys in one, the unit and server suites (PGlite, then PostgreSQL when
+// TEST_DATABASE_URL is set) in the other. Each lane's lines are prefixed with its name. Run alone, a
+// journey waits mostly on Chromium and the server it talks to, and a server test on its database, so
+// two lanes use a two-core machine's both cores. With arguments (`npm test -- e2e/phone.test.ts`),
+// one vitest process runs what they name.
 import './check-node.mjs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { buildWebIfNeeded } from './build-if-needed.mjs';
 
 buildWebIfNeeded();
-const result = spawnSync('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+
+const args = process.argv.slice(2);
+if (args.length > 0) {
+  const result = spawnSync('npx', ['vitest', 'run', ...args], { stdio: 'inherit' });
+  process.exit(result.status ?? 1);
+}
+
+const lanes = [
+  { name: 'journeys', projects: ['e2e'] },
+  {
+    name: 'server',
+    projects: ['unit', 'server', ...(process.env.TEST_DATABASE_URL ? ['server-postgres'] : [])],
+  },
+];
+
+/** Runs one lane to its end; resolves to its exit status. */
+function runLane({ name, projects }) {
+  const started = Date.now();
+  const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((project) => ['--project', project])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(`[${name}] ${code === 0 ? 'passed' : `FAILED (${signal ?? `exit ${code}`})`} in ${seconds} s`);
+      resolve(code ?? 1);
+    });
+  });
+}
+
+const statuses = await Promise.all(lanes.map(runLane));
+const failed = lanes.filter((_, index) => statuses[index] !== 0).map((lane) => lane.name);
+if (failed.length > 0) {
+  console.log(`Failed lanes: ${failed.join(', ')}`);
+  process.exit(1);
+}
+console.log('Every lane passed.');
