@@ -32,7 +32,8 @@ function runLane({ name, projects }) {
   const started = Date.now();
   const child = spawn('npx', ['vitest', 'run', ...projects.flatMap((project) => ['--project', project])], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    // Through a pipe vitest writes no colours: keep them when this runs in a terminal.
+    env: process.stdout.isTTY && !('NO_COLOR' in process.env) ? { ...process.env, FORCE_COLOR: '1' } : process.env,
   });
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on('line', (line) => console.log(`[${name}] ${line}`));

@@ -18,8 +18,10 @@ import { orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/org
 import { deleteFileJob } from './platform/files/uploads';
 import { ticketHolderCallables, ticketsLiveQueries } from './modules/tickets/tickets.api';
 import {
+  deliverEndpointWebhooksJob,
   deliverWebhookJob,
   sendDisabledNoticeJob,
+  sweepWebhooksJob,
   webhooksCallables,
   webhooksLiveQueries,
 } from './modules/webhooks/webhooks.api';
@@ -56,8 +58,10 @@ export const jobDefinitions = [
   sendInvitationJob,
   deleteFileJob,
   aggregateAnalyticsJob,
+  deliverEndpointWebhooksJob,
   deliverWebhookJob,
   sendDisabledNoticeJob,
+  sweepWebhooksJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,

@@ -1,8 +1,7 @@
 import type { WebhookEventType } from '@admit/shared/webhooks';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
-import { enqueueInStatement } from '../../platform/jobs/job-queue';
-import { deliverWebhookJob } from './deliver';
+import { wakeEndpoints } from './deliver';
 import { webhookEndpoint } from './schema';
 
 export interface WebhookEvent {
@@ -16,7 +15,7 @@ export interface WebhookEvent {
 
 /**
  * Writes a webhook to the outbox, in the transaction of the change it reports: a message and a
- * delivery (with its job) for each enabled endpoint of the organization that wants its type, or
+ * delivery for each enabled endpoint of the organization that wants its type, or
  * nothing when none does. One statement. A rolled-back change sends nothing; a committed one is
  * delivered at least once (decision 0063).
  */
@@ -76,9 +75,7 @@ export function emitWebhooksInStatement(input: {
       from webhook_source s
       join webhook_endpoint e on e.organization_id = s.organization_id and e.status = 'enabled' and s.type = any(e.event_types)
      order by s.position
-    returning id
+    returning endpoint_id
   ),
-  webhook_job as (
-    ${enqueueInStatement(deliverWebhookJob as never, sql`jsonb_build_object('deliveryId', webhook_delivery_written.id)`, sql`webhook_delivery_written`)}
-  )`;
+  ${wakeEndpoints(sql`webhook_delivery_written`)}`;
 }

@@ -8,7 +8,7 @@ import {
   webhookLimits,
   webhookPingType,
 } from '@admit/shared/webhooks';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { recordAudit } from '../../platform/audit/audit-log';
 import type { SessionUser } from '../../platform/auth/auth';
@@ -17,9 +17,8 @@ import type { Config } from '../../platform/config';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineCallable } from '../../platform/http/callable';
-import { enqueueInStatement } from '../../platform/jobs/job-queue';
 import { addressProblemOf } from './address-check';
-import { deliverWebhookJob } from './deliver';
+import { wakeEndpoint } from './deliver';
 import { webhookDelivery, webhookEndpoint, webhookMessage } from './schema';
 import { newWebhookSecret } from './signing';
 import { orgWebhooksTopic, webhookDeliveriesTopic } from './topics';
@@ -94,11 +93,12 @@ export const updateWebhookCallable = defineCallable(updateWebhook, {
         })
         .where(eq(webhookEndpoint.id, found.id));
       if (input.enabled === true && found.status === 'disabled') {
-        // What waited while it was off goes now: a job for each (those behind an earlier one of their object wait for it).
-        await tx.execute(sql`with waiting as (
-            update webhook_delivery set next_attempt_at = now()
-             where endpoint_id = ${found.id} and status = 'pending' returning id
-          ) ${enqueueInStatement(deliverWebhookJob as never, sql`jsonb_build_object('deliveryId', waiting.id)`, sql`waiting`)}`);
+        // What waited while it was off goes now, each behind any earlier one of its object.
+        await tx
+          .update(webhookDelivery)
+          .set({ nextAttemptAt: sql`now()` })
+          .where(and(eq(webhookDelivery.endpointId, found.id), eq(webhookDelivery.status, 'pending')));
+        await wakeEndpoint(tx, found.id);
       }
       await recordAudit(tx, {
         organizationId: found.organizationId,
@@ -166,7 +166,7 @@ export const resendWebhookCallable = defineCallable(resendWebhook, {
           set status = 'pending', next_attempt_at = now(), lease_job = null, lease_until = null,
               seq = nextval(pg_get_serial_sequence('webhook_delivery', 'seq'))
         where id = ${delivery.id}`);
-      await ctx.jobs.enqueue(tx, deliverWebhookJob, { deliveryId: delivery.id });
+      await wakeEndpoint(tx, found.id);
     });
     ctx.publish(webhookDeliveriesTopic(found.id));
     return {};
@@ -188,7 +188,7 @@ export const pingWebhookCallable = defineCallable(pingWebhook, {
         payload: { object: 'webhook_endpoint', id: found.id, url: found.url },
       });
       await tx.insert(webhookDelivery).values({ id: deliveryId, messageId, endpointId: found.id, objectId: found.id });
-      await ctx.jobs.enqueue(tx, deliverWebhookJob, { deliveryId });
+      await wakeEndpoint(tx, found.id);
     });
     ctx.publish(webhookDeliveriesTopic(found.id));
     return { deliveryId };

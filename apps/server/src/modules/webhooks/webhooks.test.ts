@@ -19,7 +19,7 @@ import { orderResource } from '../orders/orders.api';
 import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { ticket } from '../tickets/schema';
-import { webhookDelivery, webhookEndpoint } from './schema';
+import { webhookDelivery, webhookEndpoint, webhookMessage } from './schema';
 
 /** What a receiver got: the request's headers and body, and whether its signature checked out. */
 interface Received {
@@ -91,7 +91,7 @@ describe('signed webhooks', () => {
       eventId,
       ticketTypeIds: [freeTypeId, paidTypeId],
     } = (await createPublishedEvent(t, owner.cookie, {
-      ticketTypes: [{ capacity: 50 }, { name: 'Seated', capacity: 50, price: 2500 }],
+      ticketTypes: [{ capacity: 500 }, { name: 'Seated', capacity: 50, price: 2500 }],
     })) as unknown as { organizationId: string; eventId: string; ticketTypeIds: [string, string] });
   });
 
@@ -105,6 +105,15 @@ describe('signed webhooks', () => {
     expect(status).toBe(200);
     expect(body.result.secret).toMatch(/^whsec_/);
     return body.result;
+  }
+
+  /** How many jobs were made to deliver one endpoint's webhooks (pg-boss keeps finished ones a while). */
+  async function deliveryJobsOf(endpointId: string): Promise<number> {
+    const { rows } = await t.database.execute(
+      `select count(*)::int as jobs from pgboss.job where name = 'webhooks.deliverEndpoint' and data ->> 'endpointId' = $1`,
+      [endpointId],
+    );
+    return Number(rows[0]!.jobs);
   }
 
   it('retries a webhook the receiver answers 500 three times, with the same webhook-id and a valid signature each time', async () => {
@@ -170,6 +179,48 @@ describe('signed webhooks', () => {
       'order.created',
       'order.paid',
     ]);
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('sends a burst of orders in rounds: a handful of delivery jobs, not one per order, every webhook once', async () => {
+    const { endpointId, secret } = await addEndpoint('/burst', ['order.created']);
+    const jobsBefore = await deliveryJobsOf(endpointId);
+    expect(jobsBefore).toBe(0);
+    // A buyer of their own: an account's orders are limited per hour.
+    const burstBuyer = await t.signUp('Burt Burst');
+    const orders = 20;
+    for (let index = 0; index < orders; index++) {
+      const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, burstBuyer.cookie);
+      expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
+    }
+    const got = await until(
+      () => receiver.received('/burst'),
+      (requests) => requests.length >= orders,
+    );
+    for (const request of got) verify(secret, request);
+    expect(new Set(got.map((request) => request.headers['webhook-id'])).size).toBe(orders);
+    // Each order's statement wakes the endpoint only when no job waits for it already.
+    expect(await deliveryJobsOf(endpointId)).toBeLessThan(orders / 2);
+    await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
+  });
+
+  it('delivers a webhook whose wake-up was lost (its job had started before it was committed) within seconds', async () => {
+    const { endpointId, secret } = await addEndpoint('/lost', ['order.created']);
+    // Written as emitWebhook writes it, but with no job to wake the endpoint: the sweep finds it.
+    await t.db.insert(webhookMessage).values({
+      id: 'msg_lostwakeup',
+      organizationId,
+      type: 'order.created',
+      objectId: 'ord_lost',
+      payload: { object: 'order', id: 'ord_lost' },
+    });
+    await t.db.insert(webhookDelivery).values({ id: 'lost-delivery', messageId: 'msg_lostwakeup', endpointId, objectId: 'ord_lost' });
+    const [got] = await until(
+      () => receiver.received('/lost'),
+      (requests) => requests.length >= 1,
+    );
+    verify(secret, got!);
+    expect(got!.headers['webhook-id']).toBe('msg_lostwakeup');
     await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
   });
 

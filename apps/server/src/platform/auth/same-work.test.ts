@@ -54,16 +54,32 @@ async function ratioOfMedians(rounds: number, known: () => Promise<number>, unkn
   return median(knownTimes) / median(unknownTimes);
 }
 
+/**
+ * ratioOfMedians, measured again (up to three times in all) while it falls outside 1/band…band:
+ * another process's burst can skew one measurement (the suites run side by side), but not three
+ * in a row, while a real difference (a leak of 1.8× or of 0.8×, see below) shows in every one.
+ */
+async function ratioWithin(band: number, rounds: number, known: () => Promise<number>, unknown: () => Promise<number>) {
+  const ratios: number[] = [];
+  for (let measurement = 0; measurement < 3; measurement++) {
+    const ratio = await ratioOfMedians(rounds, known, unknown);
+    ratios.push(ratio);
+    if (ratio > 1 / band && ratio < band) break;
+  }
+  return { ratio: ratios.at(-1)!, ratios };
+}
+
 describe('the same work for known and unknown addresses', () => {
   it('answers a password reset for an address without an account as slowly as for one with (medians within 40%)', async () => {
-    const ratio = await ratioOfMedians(
+    const { ratio, ratios } = await ratioWithin(
+      1.4,
       30,
       () => timedPost('/request-password-reset', { email: person.email, redirectTo: '/reset-password' }),
       () => timedPost('/request-password-reset', { email: `nobody-${randomUUID()}@example.test`, redirectTo: '/reset-password' }),
     );
     // Before the same work was done, a known address took about twice as long (ratio 1.8 to 2.3).
-    expect(ratio).toBeGreaterThan(1 / 1.4);
-    expect(ratio).toBeLessThan(1.4);
+    expect(ratio, `ratios measured: ${ratios.join(', ')}`).toBeGreaterThan(1 / 1.4);
+    expect(ratio, `ratios measured: ${ratios.join(', ')}`).toBeLessThan(1.4);
   });
 
   it('leaves no reset token that could be used for an address without an account', async () => {
@@ -81,7 +97,8 @@ describe('the same work for known and unknown addresses', () => {
 
   it('answers a sign-up with an address that has an account as slowly as with a new one (medians within 10%)', async () => {
     // Many rounds: hashing the password takes most of each answer and varies with the machine's load.
-    const ratio = await ratioOfMedians(
+    const { ratio, ratios } = await ratioWithin(
+      1.1,
       60,
       () => timedPost('/sign-up/email', { name: 'Tim Again', email: person.email, password: 'correct horse battery' }),
       () =>
@@ -92,7 +109,7 @@ describe('the same work for known and unknown addresses', () => {
         }),
     );
     // Before, an existing address was 15 to 25% quicker (ratio 0.75 to 0.85 over 60 rounds).
-    expect(ratio).toBeGreaterThan(1 / 1.1);
-    expect(ratio).toBeLessThan(1.1);
-  }, 180_000);
+    expect(ratio, `ratios measured: ${ratios.join(', ')}`).toBeGreaterThan(1 / 1.1);
+    expect(ratio, `ratios measured: ${ratios.join(', ')}`).toBeLessThan(1.1);
+  }, 540_000);
 });
