@@ -20,7 +20,6 @@ import {
   type Refund,
   type RefundStatus,
 } from './refund-state';
-import { emitOrderWebhook } from '../orders/orders.api';
 import { order, orderLine } from '../orders/schema';
 import { refund } from './schema';
 
@@ -148,7 +147,6 @@ async function recordRefund(
     { amount, reason: input.reason, tickets: chosen.length, refundId: row!.id },
     input.actorId,
   );
-  await emitOrderWebhook(tx, { orderId: found.id, type: 'order.refunded' });
   return { row: row!, order: updated };
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
+import { createWebhook } from '@admit/shared/webhooks';
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { outboxMessage } from '../../platform/mail/schema';
@@ -13,6 +14,7 @@ import { event, ticketType } from '../events/schema';
 import { releaseExpiredHolds } from '../orders/orders.api';
 import { order, orderActivity } from '../orders/schema';
 import { refund } from './schema';
+import { webhookMessage } from '../webhooks/schema';
 import { ticket } from '../tickets/schema';
 
 const webhookSecret = 'whsec_webhook_test';
@@ -58,7 +60,7 @@ async function orderAtPaymentStep(app: TestApp, options: { capacity?: number; qu
   const started = await app.call(startPayment, { orderId }, buyer.cookie);
   expect(started.status).toBe(200);
   const intentId = (await orderOf(app, orderId)).paymentRef!;
-  return { owner, buyer, orderId, intentId, eventId: created.eventId, ticketTypeId };
+  return { owner, buyer, orderId, intentId, eventId: created.eventId, ticketTypeId, organizationId: created.organizationId };
 }
 
 const orderOf = async (app: TestApp, orderId: string) => (await app.db.select().from(order).where(eq(order.id, orderId)))[0]!;
@@ -183,8 +185,14 @@ describe('the Stripe webhook', () => {
     expect(confirmations[0]!.attachments?.some((attachment) => attachment.contentType === 'application/pdf')).toBe(true);
   });
 
-  it('records a refund made in Stripe’s dashboard from its charge.refunded event: tickets void, places free', async () => {
-    const { orderId, intentId, eventId } = await orderAtPaymentStep(t);
+  it('records a refund made in Stripe’s dashboard from its charge.refunded event: tickets void, places free, reported', async () => {
+    const { orderId, intentId, eventId, owner, organizationId } = await orderAtPaymentStep(t);
+    const endpoint = await t.call(
+      createWebhook,
+      { organizationId, url: 'http://127.0.0.1:9/hooks', eventTypes: ['order.refunded'] },
+      owner.cookie,
+    );
+    expect(endpoint.status).toBe(200);
     standIn.succeed(intentId);
     await deliver(t, intentEvent('payment_intent.succeeded', intentId));
     standIn.refundInDashboard(intentId);
@@ -200,6 +208,11 @@ describe('the Stripe webhook', () => {
     expect(tickets.map((one) => one.status)).toEqual(['void', 'void']);
     const [counts] = await t.db.select({ sold: event.sold, held: event.held }).from(event).where(eq(event.id, eventId));
     expect(counts).toEqual({ sold: 0, held: 0 });
+    // The organization's webhooks hear of it as of a refund made in Admit, with the order as it is now.
+    const reported = await t.db.select().from(webhookMessage).where(eq(webhookMessage.objectId, orderId));
+    expect(reported.map((message) => [message.type, (message.payload as { refunded_amount: number }).refunded_amount])).toEqual([
+      ['order.refunded', 3000],
+    ]);
   });
 
   it('puts a declined payment on the timeline and keeps the hold for another card', async () => {
