@@ -5,7 +5,7 @@ import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { addressKeyOf } from '../../platform/live/live-limits';
 import { consumeQuota, quotaKey, quotaWait, type Quota } from '../../platform/quotas/call-quota';
-import { order, orderLine } from '../orders/schema';
+import { order, orderLine, ordersOf } from '../orders/schema';
 import { ticket } from '../tickets/schema';
 import { eventCode } from './schema';
 
@@ -78,11 +78,18 @@ export function requireWorksNow(code: Pick<EventCode, 'validFrom' | 'validUntil'
     });
 }
 
-/** The tickets held or sold with each of these codes now (of one buyer, if given). */
-export async function usesOf(tx: Tx | Db, codeIds: readonly string[], buyerId?: string): Promise<Map<string, number>> {
+/**
+ * The tickets held or sold with each of these codes now (of one buyer, if given: their orders and
+ * those made with their address, as a guest or before they signed in).
+ */
+export async function usesOf(
+  tx: Tx | Db,
+  codeIds: readonly string[],
+  buyer?: { id: string | null; email: string },
+): Promise<Map<string, number>> {
   const uses = new Map(codeIds.map((id) => [id, 0]));
   if (codeIds.length === 0) return uses;
-  const ofBuyer = buyerId ? eq(order.buyerId, buyerId) : undefined;
+  const ofBuyer = buyer ? ordersOf(buyer) : undefined;
   const held = await tx
     .select({ codeId: orderLine.codeId, count: sql<number>`sum(${orderLine.quantity})::int` })
     .from(orderLine)
@@ -125,7 +132,7 @@ export class CodeUsedUp extends CallableError {
  */
 export async function takeCodeUses(
   tx: Tx,
-  input: { codeId: string; buyerId: string | null; quantity: number } & (
+  input: { codeId: string; buyer: { id: string | null; email: string }; quantity: number } & (
     { as: 'order'; priced: EventCode; timeZone: string } | { as: 'again' }
   ),
 ): Promise<void> {
@@ -137,8 +144,8 @@ export async function takeCodeUses(
     const used = (await usesOf(tx, [code.id])).get(code.id) ?? 0;
     if (used + input.quantity > code.maxUses) throw new CodeUsedUp(Math.max(0, code.maxUses - used));
   }
-  if (code.maxPerBuyer !== null && input.buyerId) {
-    const have = (await usesOf(tx, [code.id], input.buyerId)).get(code.id) ?? 0;
+  if (code.maxPerBuyer !== null) {
+    const have = (await usesOf(tx, [code.id], input.buyer)).get(code.id) ?? 0;
     if (have + input.quantity > code.maxPerBuyer)
       throw new CallableError('failed-precondition', `At most ${code.maxPerBuyer} tickets per buyer with this code`, {
         reason: 'code-buyer-limit',

@@ -103,6 +103,27 @@ describe('an access code', () => {
     list.close();
   });
 
+  it("counts a guest's tickets with the code against the limit per buyer of the person with that address", async () => {
+    const { eventId, pressId } = await eventWithCode({ maxPerBuyer: 2 });
+    const person = await t.signUp('Gus Guest');
+    const asGuest = (quantity: number, email = person.email.toUpperCase()) =>
+      t.call(createOrder, {
+        eventId,
+        lines: [{ ticketTypeId: pressId, quantity }],
+        code: 'press-2030',
+        guest: { name: 'Gus', email },
+      });
+    expect((await asGuest(1)).status).toBe(200);
+    // The same address again as a guest: one more, not two.
+    expect((await asGuest(2)).body.error.details).toEqual({ reason: 'code-buyer-limit', limit: 2, have: 1 });
+    // Signed in with that address: the guest's held ticket counts.
+    const signedIn = await orderWith(person.cookie, eventId, pressId, 2, 'PRESS-2030');
+    expect(signedIn.body.error.details).toEqual({ reason: 'code-buyer-limit', limit: 2, have: 1 });
+    expect((await orderWith(person.cookie, eventId, pressId, 1, 'PRESS-2030')).status).toBe(200);
+    // Another address is another buyer.
+    expect((await asGuest(2, 'someone-else@example.test')).status).toBe(200);
+  });
+
   it('sells no more tickets than its limit, in all and per buyer, and says how many are left', async () => {
     const { eventId, pressId } = await eventWithCode({ maxUses: 5, maxPerBuyer: 3 });
     const [ana, ben] = [await t.signUp('Ana'), await t.signUp('Ben')];

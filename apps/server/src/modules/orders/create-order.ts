@@ -109,7 +109,7 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
       if (code)
         await takeCodeUses(tx, {
           codeId: code.id,
-          buyerId: buyer.id,
+          buyer,
           quantity: codeQuantity,
           as: 'order',
           priced: code,

@@ -1,10 +1,10 @@
-import { and, eq, gt, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
 import type { CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { consumeQuotas, quotaKey, type Quota } from '../../platform/quotas/call-quota';
 import { ticket } from '../tickets/schema';
-import { order, orderLine } from './schema';
+import { order, orderLine, ordersOf } from './schema';
 
 // What one account may ask of orders.create (decision 0030), so that one buyer cannot hold
 // an event's places or flood the server while others wait.
@@ -17,12 +17,6 @@ export interface Buyer {
   id: string | null;
   name: string;
   email: string;
-}
-
-/** The orders of the buyer: theirs, and any made with their address (a guest's, or theirs before). */
-export function ordersOf(buyer: Pick<Buyer, 'id' | 'email'>): SQL {
-  const byAddress = sql`lower(${order.email}) = ${buyer.email.toLowerCase()}`;
-  return buyer.id ? or(eq(order.buyerId, buyer.id), byAddress)! : byAddress;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Answers } from '@admit/shared/questions';
-import { sql } from 'drizzle-orm';
+import { eq, or, sql, type SQL } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
 import { eventCode } from '../codes/schema';
@@ -118,3 +118,12 @@ export const orderActivity = pgTable(
   },
   (table) => [index('order_activity_order_idx').on(table.orderId, table.at)],
 );
+
+/**
+ * The orders of a buyer (`id` null for a guest): theirs, and any made with their address (a
+ * guest's, or theirs before they signed in). Limits per buyer count these (decision 0060).
+ */
+export function ordersOf(buyer: { id: string | null; email: string }): SQL {
+  const byAddress = sql`lower(${order.email}) = ${buyer.email.toLowerCase()}`;
+  return buyer.id ? or(eq(order.buyerId, buyer.id), byAddress)! : byAddress;
+}

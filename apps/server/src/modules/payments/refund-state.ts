@@ -94,7 +94,7 @@ export async function voidRefundedTickets(tx: Tx, eventId: string, tickets: read
 export async function restoreRefundedTickets(tx: Tx, eventId: string, ticketIds: readonly string[]): Promise<boolean> {
   if (ticketIds.length === 0) return true;
   const tickets = await tx
-    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, codeId: orderLine.codeId, buyerId: order.buyerId })
+    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, codeId: orderLine.codeId, buyerId: order.buyerId, email: order.email })
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
     .innerJoin(orderLine, and(eq(orderLine.orderId, ticket.orderId), eq(orderLine.ticketTypeId, ticket.ticketTypeId)))
@@ -105,7 +105,12 @@ export async function restoreRefundedTickets(tx: Tx, eventId: string, ticketIds:
       const perCode = new Map<string, number>();
       for (const one of tickets) if (one.codeId) perCode.set(one.codeId, (perCode.get(one.codeId) ?? 0) + 1);
       for (const [codeId, quantity] of perCode)
-        await takeCodeUses(savepoint, { codeId, buyerId: tickets[0]!.buyerId, quantity, as: 'again' });
+        await takeCodeUses(savepoint, {
+          codeId,
+          buyer: { id: tickets[0]!.buyerId, email: tickets[0]!.email },
+          quantity,
+          as: 'again',
+        });
       return true;
     })
     .catch((error: unknown) => {

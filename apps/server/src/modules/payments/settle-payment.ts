@@ -45,7 +45,7 @@ async function takePlacesAgain(tx: Tx, found: Order, lines: Awaited<ReturnType<t
       if (!(await tryTakePlaces(savepoint, { eventId: found.eventId, lines, as: 'sold' }))) return false;
       // Made while the code worked: its window may have ended since, its limits still hold.
       for (const use of await codeUsesOf(savepoint, found.id))
-        await takeCodeUses(savepoint, { ...use, buyerId: found.buyerId, as: 'again' });
+        await takeCodeUses(savepoint, { ...use, buyer: { id: found.buyerId, email: found.email }, as: 'again' });
       const [limits] = await savepoint.select({ maxPerBuyer: event.maxPerBuyer }).from(event).where(eq(event.id, found.eventId));
       const types = await savepoint
         .select({ id: ticketType.id, maxPerBuyer: ticketType.maxPerBuyer })
