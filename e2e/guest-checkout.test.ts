@@ -89,6 +89,13 @@ describe('a visitor buys without an account', () => {
     await phone.getByRole('link', { name: 'Download tickets (PDF)' }).waitFor();
     expect(await accessibilityViolations(phone)).toEqual([]);
     await screenshots(phone, 'guest-order-confirmed');
+    // The link also lets the guest say who uses the ticket, as a buyer with an account does.
+    const holders = phone.getByRole('heading', { name: 'Who is coming?' }).locator('xpath=..');
+    await holders.getByText('For Gina Guest').waitFor();
+    await holders.getByRole('button', { name: 'Change the name on this Standing ticket' }).click();
+    await holders.getByRole('textbox', { name: 'Name on this Standing ticket' }).fill('Gio Guest');
+    await holders.getByRole('button', { name: 'Save name' }).click();
+    await holders.getByText('For Gio Guest').waitFor();
     await expectText(organizer, '1 of 10 places taken', 10_000);
   });
 

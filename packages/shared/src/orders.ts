@@ -181,6 +181,8 @@ export const MyOrderRow = z.object({
       answers: z.array(ShownAnswer),
     }),
   ),
+  /** Its valid tickets and whom each is for (its holder name changes until the event starts). */
+  tickets: z.array(z.object({ id: z.string(), ticketTypeId: z.string(), holderName: z.string() })),
   /** Until when answers can be changed: the event's start. */
   answersUntil: z.string(),
   createdAt: z.string(),

@@ -1,4 +1,5 @@
 import { createRoute, createRouter, type RouterHistory } from '@tanstack/react-router';
+import type { ComponentProps } from 'react';
 import { HomePage } from '../features/events/home-page';
 import { PublicEventPage } from '../features/events/public-event-page';
 import { choiceParam, searchOf, sitePathParam, textParam } from '../lib/search-params';
@@ -199,13 +200,19 @@ const orderRoute = createRoute({
     const { orderId } = orderRoute.useParams();
     const search = orderRoute.useSearch();
     const returnedFromPayment = Boolean(search.paid || search.payment_intent);
-    if (search.token) return <OrderPage orderId={orderId} accessToken={search.token} returnedFromPayment={returnedFromPayment} />;
+    const holders = (order: ComponentProps<typeof OrderTicketHolders>['order'], accessToken: string | undefined) => (
+      <OrderTicketHolders order={order} accessToken={accessToken} />
+    );
+    if (search.token)
+      return (
+        <OrderPage orderId={orderId} accessToken={search.token} returnedFromPayment={returnedFromPayment} holders={holders} />
+      );
     return (
       <RequireSession>
         <OrderPage
           orderId={orderId}
           returnedFromPayment={returnedFromPayment}
-          holders={<OrderTicketHolders orderId={orderId} />}
+          holders={holders}
           messages={(eventId) => <OrderMessages eventId={eventId} orderId={orderId} />}
         />
       </RequireSession>

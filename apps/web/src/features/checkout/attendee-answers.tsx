@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import { AnswerList } from '../../lib/answers';
 import { callFunction } from '../../lib/callable';
+import { ticketChangesOpen } from '../../lib/order-changes';
 import { DialogFooter } from '../../lib/dialog-footer';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { useLiveQuery } from '../../lib/live';
@@ -22,7 +23,7 @@ export function AttendeeAnswers({ order, accessToken }: { order: MyOrderRow & { 
   const intl = useIntl();
   const [editing, setEditing] = useState<{ attendee: Attendee; name: string } | null>(null);
   if (order.attendees.length === 0) return null;
-  const open = new Date(order.answersUntil) > new Date() && (order.status === 'paid' || order.status === 'partially_refunded');
+  const open = ticketChangesOpen(order);
   const typeName = (ticketTypeId: string) => order.lines.find((line) => line.ticketTypeId === ticketTypeId)?.ticketTypeName ?? '';
 
   return (

@@ -51,8 +51,8 @@ export function OrderPage({
   /** A guest's: the token from their email (or from the checkout, for an order to pay). */
   accessToken?: string;
   returnedFromPayment: boolean;
-  /** Once paid: who each ticket is for (the tickets feature's). */
-  holders?: ReactNode;
+  /** Once paid: who each ticket is for (the tickets feature's), for the buyer or the guest with the token. */
+  holders?: (order: ReturnType<typeof localizeOrder<MyOrderRow>>, accessToken: string | undefined) => ReactNode;
   /** Once paid: what the organizer wrote to the holders of its tickets (the messages feature's). */
   messages?: (eventId: string) => ReactNode;
 }) {
@@ -141,7 +141,7 @@ export function OrderPage({
         </Alert>
       )}
       <Outcome order={order} accessToken={accessToken} />
-      {(order.status === 'paid' || order.status === 'partially_refunded') && holders}
+      {(order.status === 'paid' || order.status === 'partially_refunded') && holders?.(order, accessToken)}
       <AttendeeAnswers order={order} accessToken={accessToken} />
       {order.status !== 'pending' && order.status !== 'expired' && messages?.(order.eventId)}
     </Stack>

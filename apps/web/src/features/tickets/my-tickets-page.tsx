@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, PageLoader } from '../../lib/page-state';
 import { usePageTitle } from '../../lib/page-title';
 import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AddToCalendar } from './add-to-calendar';
-import { TicketHolder } from './ticket-holder';
+import { holderEditable, TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
 import { ticketsInOrder } from './tickets-in-order';
 
@@ -115,7 +115,7 @@ export function MyTicketsPage() {
                     {ticket.ticketTypeName}
                   </Badge>
                 </Group>
-                <TicketHolder ticket={ticket} />
+                <TicketHolder ticket={ticket} editable={holderEditable(ticket)} />
                 {ticket.status === 'valid' && <Code>{ticket.code}</Code>}
                 {ticket.status === 'valid' && <TicketsPdfLink orderId={ticket.orderId} size="xs" variant="light" />}
                 <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">

@@ -1,26 +1,27 @@
-import { myTickets } from '@admit/shared/tickets';
+import type { MyOrderRow } from '@admit/shared/orders';
 import { Card, Stack, Text, Title } from '@mantine/core';
-import { useMemo } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { directionOf } from '@admit/shared/locales';
-import { localizeTicket } from '../../lib/event-language';
-import { useLocale } from '../../lib/i18n';
-import { useLiveQuery } from '../../lib/live';
-import { holderEditable, TicketHolder } from './ticket-holder';
+import { directionOf, type Locale } from '@admit/shared/locales';
+import { ticketChangesOpen } from '../../lib/order-changes';
+import { TicketHolder } from './ticket-holder';
 
 /**
  * Right after checkout, on the order's page: who each ticket is for, changeable until the event
- * starts (the same as on My tickets). Each row names its ticket's type: an order of a VIP and two
- * standing tickets says which name goes with which. Nothing when no ticket of the order can change any more.
+ * starts (the same as on My tickets), by the buyer or by a guest through their order's token. Each
+ * row names its ticket's type: an order of a VIP and two standing tickets says which name goes with
+ * which. Nothing once no ticket of the order can change any more. `order` is the order page's,
+ * its lines' names already in the reader's language (`shownIn`).
  */
-export function OrderTicketHolders({ orderId }: { orderId: string }) {
-  const { locale } = useLocale();
-  const { rows } = useLiveQuery(myTickets, {});
-  const tickets = useMemo(
-    () => rows?.filter((ticket) => ticket.orderId === orderId).map((ticket) => localizeTicket(ticket, locale)) ?? [],
-    [rows, orderId, locale],
-  );
-  if (!tickets.some((ticket) => holderEditable(ticket))) return null;
+export function OrderTicketHolders({
+  order,
+  accessToken,
+}: {
+  order: MyOrderRow & { shownIn: Locale };
+  accessToken?: string;
+}) {
+  const typeNames = new Map(order.lines.map((line) => [line.ticketTypeId, line.ticketTypeName]));
+  const tickets = order.tickets.map((ticket) => ({ ...ticket, ticketTypeName: typeNames.get(ticket.ticketTypeId) ?? '' }));
+  if (!ticketChangesOpen(order) || tickets.length === 0) return null;
   return (
     <Card withBorder padding="lg">
       <Stack gap="sm">
@@ -37,10 +38,10 @@ export function OrderTicketHolders({ orderId }: { orderId: string }) {
           {tickets.map((ticket) => (
             <li key={ticket.id}>
               <Stack gap={2} align="center">
-                <Text size="sm" fw={600} lang={ticket.shownIn} dir={directionOf(ticket.shownIn)}>
+                <Text size="sm" fw={600} lang={order.shownIn} dir={directionOf(order.shownIn)}>
                   {ticket.ticketTypeName}
                 </Text>
-                <TicketHolder ticket={ticket} />
+                <TicketHolder ticket={ticket} editable accessToken={accessToken} />
               </Stack>
             </li>
           ))}

@@ -10,14 +10,25 @@ import { useErrorMessage } from '../../lib/error-message';
 export const holderEditable = (ticket: MyTicketRow, now = Date.now()) =>
   ticket.status === 'valid' && ticket.eventStatus !== 'cancelled' && Date.parse(ticket.startsAt) > now;
 
-/** Who the ticket is for, and a way to change it until the event starts. */
-export function TicketHolder({ ticket }: { ticket: MyTicketRow }) {
+/**
+ * Who the ticket is for, and (when `editable`: until the event starts) a way to change it; a guest
+ * changes it with their order's token.
+ */
+export function TicketHolder({
+  ticket,
+  editable,
+  accessToken,
+}: {
+  ticket: Pick<MyTicketRow, 'id' | 'holderName' | 'ticketTypeName'>;
+  editable: boolean;
+  accessToken?: string;
+}) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
   const [editing, setEditing] = useState(false);
   const [name, setName] = useState(ticket.holderName);
   const mutation = useMutation({
-    mutationFn: () => callFunction(setTicketHolder, { ticketId: ticket.id, name }),
+    mutationFn: () => callFunction(setTicketHolder, { ticketId: ticket.id, name, ...(accessToken ? { accessToken } : {}) }),
     onSuccess: () => setEditing(false),
   });
   const label = intl.formatMessage(
@@ -34,7 +45,7 @@ export function TicketHolder({ ticket }: { ticket: MyTicketRow }) {
             values={{ name: <strong>{ticket.holderName}</strong> }}
           />
         </Text>
-        {holderEditable(ticket) && (
+        {editable && (
           <Button
             variant="subtle"
             size="compact-sm"
