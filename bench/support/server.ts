@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -56,6 +56,9 @@ export async function startServer(options: { env: Record<string, string>; root?:
   let output = '';
   child.stdout.on('data', (chunk) => (output += String(chunk)));
   child.stderr.on('data', (chunk) => (output += String(chunk)));
+  // BENCH_SERVER_LOG: the server's own lines (warnings and errors) are kept in this file too.
+  const log = process.env.BENCH_SERVER_LOG;
+  if (log) for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => appendFileSync(log, chunk));
   const started = new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Admit did not start in time:\n${output}`)), 90_000);
     child.stdout.on('data', () => {

@@ -24,6 +24,9 @@ export const webhookEndpoint = pgTable(
     disabledReason: text('disabled_reason', { enum: ['manual', 'gone', 'failing'] }),
     /** The first failure since its last success: three days of them disable it. */
     failingSince: timestamp('failing_since', { withTimezone: true }),
+    /** The job sending its deliveries now, and until when it holds them (one at a time per endpoint). */
+    drainJob: text('drain_job'),
+    drainUntil: timestamp('drain_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('webhook_endpoint_organization_idx').on(table.organizationId)],
@@ -70,9 +73,6 @@ export const webhookDelivery = pgTable(
       .default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).defaultNow(),
-    /** The job whose try is under way, and until when it holds it (another job for it then steps aside). */
-    leaseJob: text('lease_job'),
-    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     responseStatus: integer('response_status'),
     /** The start of the last answer's body, or why there was none; bounded. */
@@ -83,6 +83,10 @@ export const webhookDelivery = pgTable(
     index('webhook_delivery_endpoint_idx').on(table.endpointId, table.createdAt),
     index('webhook_delivery_pending_idx')
       .on(table.endpointId, table.objectId, table.seq)
+      .where(sql`${table.status} = 'pending'`),
+    // A round takes an endpoint's oldest pending deliveries first: read in this order, it stops at its size.
+    index('webhook_delivery_pending_order_idx')
+      .on(table.endpointId, table.seq)
       .where(sql`${table.status} = 'pending'`),
     index('webhook_delivery_message_idx').on(table.messageId),
   ],

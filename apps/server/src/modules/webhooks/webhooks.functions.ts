@@ -163,7 +163,7 @@ export const resendWebhookCallable = defineCallable(resendWebhook, {
     await ctx.db.transaction(async (tx) => {
       // Pending again, due now, with a new delivery order: it goes after what is pending for its object.
       await tx.execute(sql`update webhook_delivery
-          set status = 'pending', next_attempt_at = now(), lease_job = null, lease_until = null,
+          set status = 'pending', next_attempt_at = now(),
               seq = nextval(pg_get_serial_sequence('webhook_delivery', 'seq'))
         where id = ${delivery.id}`);
       await wakeEndpoint(tx, found.id);
