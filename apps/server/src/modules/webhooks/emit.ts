@@ -14,8 +14,8 @@ export interface WebhookEvent {
 }
 
 /**
- * Writes a webhook to the outbox, in the transaction of the change it reports: a message and a
- * delivery for each enabled endpoint of the organization that wants its type, or
+ * Writes a webhook to the outbox, in the transaction of the change it reports: a message, when an
+ * enabled endpoint of the organization wants its type (each reads it from there, deliver.ts), or
  * nothing when none does. One statement. A rolled-back change sends nothing; a committed one is
  * delivered at least once (decision 0063).
  */
@@ -66,16 +66,10 @@ export function emitWebhooksInStatement(input: {
   ),
   webhook_message_written as (
     insert into webhook_message (id, organization_id, type, object_id, payload)
-    select message_id, organization_id, type, object_id, payload from webhook_source
+    -- In the order of the types: an object's later webhook goes after its earlier one (deliver.ts).
+    select message_id, organization_id, type, object_id, payload from webhook_source order by position
   ),
-  webhook_delivery_written as (
-    -- In the order of the types: an object's later webhook waits for its earlier one (deliver.ts).
-    insert into webhook_delivery (id, message_id, endpoint_id, object_id)
-    select gen_random_uuid()::text, s.message_id, e.id, s.object_id
+  ${wakeEndpoints(sql`(select distinct e.id as endpoint_id
       from webhook_source s
-      join webhook_endpoint e on e.organization_id = s.organization_id and e.status = 'enabled' and s.type = any(e.event_types)
-     order by s.position
-    returning endpoint_id
-  ),
-  ${wakeEndpoints(sql`webhook_delivery_written`)}`;
+      join webhook_endpoint e on e.organization_id = s.organization_id and e.status = 'enabled' and s.type = any(e.event_types)) as wanted`)}`;
 }

@@ -13,6 +13,15 @@ const readLimit = 16 * 1024;
 
 export type PostResult = { status: number; excerpt: string } | { status: null; excerpt: string };
 
+/**
+ * Connections kept open between rounds (a round posts many webhooks to one receiver at once), at
+ * most 50 to one receiver at a time: the rest of a round waits for one of them.
+ */
+const agents = {
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 50 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 50 }),
+};
+
 /** Resolves as Node does, but refuses to connect to an address on a private network. */
 const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
@@ -45,6 +54,7 @@ export function postWebhook(input: {
       url,
       {
         method: 'POST',
+        agent: agents[url.protocol === 'https:' ? 'https:' : 'http:'],
         headers: { ...input.headers, 'content-type': 'application/json', 'user-agent': 'Admit-Webhooks/1' },
         timeout: timeoutMs,
         lookup: input.allowPrivate ? undefined : publicOnlyLookup,

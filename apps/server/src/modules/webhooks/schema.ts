@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@admit/shared/webhooks';
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { organization } from '../../platform/auth/organization-schema';
 
 /** Where an organization's webhooks go, what it wants to hear, and the secret that signs them. */
@@ -27,6 +27,15 @@ export const webhookEndpoint = pgTable(
     /** The job sending its deliveries now, and until when it holds them (one at a time per endpoint). */
     drainJob: text('drain_job'),
     drainUntil: timestamp('drain_until', { withTimezone: true }),
+    /**
+     * How far it has read the outbox: the (txid, seq) of the last message it took. It reads on in
+     * that order, only messages of transactions that have all ended (below every snapshot's xmin),
+     * so none committed later can fall behind it. Made or enabled: from then on.
+     */
+    cursorTxid: bigint('cursor_txid', { mode: 'number' })
+      .notNull()
+      .default(sql`pg_current_xact_id()::text::bigint`),
+    cursorSeq: bigint('cursor_seq', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
   (table) => [index('webhook_endpoint_organization_idx').on(table.organizationId)],
@@ -34,7 +43,8 @@ export const webhookEndpoint = pgTable(
 
 /**
  * The outbox: one row per change reported, written in the transaction of the change (only when an
- * endpoint wants it). Its id is the `webhook-id` every endpoint and every try sees.
+ * endpoint wants it). Its id is the `webhook-id` every endpoint and every try sees. Each endpoint
+ * reads it on from its cursor; a delivery row is written when it is first tried.
  */
 export const webhookMessage = pgTable(
   'webhook_message',
@@ -47,9 +57,17 @@ export const webhookMessage = pgTable(
     objectId: text('object_id').notNull(),
     /** The object as the API shows it: the body's `data`. */
     payload: jsonb('payload').notNull(),
+    /** The transaction that wrote it, and its place in the outbox: endpoints read it in this order. */
+    txid: bigint('txid', { mode: 'number' })
+      .notNull()
+      .default(sql`pg_current_xact_id()::text::bigint`),
+    seq: bigserial('seq', { mode: 'number' }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
   },
-  (table) => [index('webhook_message_organization_idx').on(table.organizationId, table.createdAt)],
+  (table) => [
+    index('webhook_message_organization_idx').on(table.organizationId, table.createdAt),
+    index('webhook_message_outbox_idx').on(table.organizationId, table.txid, table.seq),
+  ],
 );
 
 /**

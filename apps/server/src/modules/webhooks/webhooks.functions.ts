@@ -88,7 +88,16 @@ export const updateWebhookCallable = defineCallable(updateWebhook, {
         .set({
           url: input.url ?? found.url,
           eventTypes: input.eventTypes ?? found.eventTypes,
-          ...(input.enabled === true ? { status: 'enabled', disabledReason: null, failingSince: null } : {}),
+          // Enabled again, it reads the outbox from now on: what happened while it was off is not sent.
+          ...(input.enabled === true && found.status === 'disabled'
+            ? {
+                status: 'enabled',
+                disabledReason: null,
+                failingSince: null,
+                cursorTxid: sql`pg_current_xact_id()::text::bigint`,
+                cursorSeq: 0,
+              }
+            : {}),
           ...(input.enabled === false ? { status: 'disabled', disabledReason: 'manual' } : {}),
         })
         .where(eq(webhookEndpoint.id, found.id));

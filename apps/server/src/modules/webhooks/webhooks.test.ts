@@ -206,7 +206,7 @@ describe('signed webhooks', () => {
 
   it('delivers a webhook whose wake-up was lost (its job had started before it was committed) within seconds', async () => {
     const { endpointId, secret } = await addEndpoint('/lost', ['order.created']);
-    // Written as emitWebhook writes it, but with no job to wake the endpoint: the sweep finds it.
+    // Written to the outbox as emitWebhook writes it, but with no job to wake the endpoint: the sweep finds it.
     await t.db.insert(webhookMessage).values({
       id: 'msg_lostwakeup',
       organizationId,
@@ -214,13 +214,14 @@ describe('signed webhooks', () => {
       objectId: 'ord_lost',
       payload: { object: 'order', id: 'ord_lost' },
     });
-    await t.db.insert(webhookDelivery).values({ id: 'lost-delivery', messageId: 'msg_lostwakeup', endpointId, objectId: 'ord_lost' });
     const [got] = await until(
       () => receiver.received('/lost'),
       (requests) => requests.length >= 1,
     );
     verify(secret, got!);
     expect(got!.headers['webhook-id']).toBe('msg_lostwakeup');
+    await t.settleJobs();
+    expect(receiver.received('/lost')).toHaveLength(1);
     await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
   });
 

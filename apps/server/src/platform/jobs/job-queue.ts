@@ -20,6 +20,11 @@ export interface JobContext<Services> {
   jobId: string;
   /** 0 on the first try, then 1, 2… */
   retryCount: number;
+  /**
+   * Waits while requests keep this process busy (up to 5 s; at once where jobs have a process of
+   * their own): a job that runs long, in steps, lets a rush's buyers go first between them.
+   */
+  yieldToRequests(): Promise<void>;
 }
 
 export interface JobDefinition<Data = unknown, Services = unknown> {
@@ -249,11 +254,20 @@ export async function createJobQueue(
       timers.push(expiryTimer);
       for (const definition of definitions) {
         const limitSeconds = definition.expireInSeconds ?? 300;
+        const yieldToRequests = async () => {
+          for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
+        };
         const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
           const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
           try {
             const data = definition.data.parse(job.data);
-            await definition.handler(data as never, { services, log: jobLog, jobId: job.id, retryCount: job.retryCount });
+            await definition.handler(data as never, {
+              services,
+              log: jobLog,
+              jobId: job.id,
+              retryCount: job.retryCount,
+              yieldToRequests,
+            });
           } catch (error) {
             jobLog.warn({ err: error }, 'job failed; it will be tried again');
             // Failed on its own: pg-boss then completes only the jobs of the batch still active. When
@@ -273,7 +287,7 @@ export async function createJobQueue(
           } finally {
             clearInterval(renewal);
             // Requests first: while they keep this process busy, the next jobs wait.
-            for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
+            await yieldToRequests();
             // pg-boss waits out its polling interval after every fetch, even one that found jobs:
             // one batch per worker per interval. Woken, the worker fetches the next at once, and
             // waits only when the queue is empty.
