@@ -15,11 +15,11 @@ export type PostResult = { status: number; excerpt: string } | { status: null; e
 
 /**
  * Connections kept open between rounds (a round posts many webhooks to one receiver at once), at
- * most 50 to one receiver at a time: the rest of a round waits for one of them.
+ * most 100 to one receiver at a time: the rest of a round waits for one of them.
  */
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxSockets: 50 }),
-  'https:': new https.Agent({ keepAlive: true, maxSockets: 50 }),
+  'http:': new http.Agent({ keepAlive: true, maxSockets: 100 }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: 100 }),
 };
 
 /** Resolves as Node does, but refuses to connect to an address on a private network. */
