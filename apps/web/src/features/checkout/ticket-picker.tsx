@@ -1,4 +1,3 @@
-import { AnchorLink, ButtonLink } from '../../lib/links';
 import type { codeTicketTypes } from '@admit/shared/codes';
 import { contractRef } from '@admit/shared/contract-ref';
 import type { PublicEventRow, ticketAvailability, TicketAvailabilityRow } from '@admit/shared/events';
@@ -6,10 +5,10 @@ import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-ev
 import { directionOf } from '@admit/shared/locales';
 import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
 import type { eventQuestions } from '@admit/shared/questions';
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
-import { useLocation, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/session';
@@ -24,7 +23,9 @@ import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
 import type { AnswerDraft } from './answer-fields';
 import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
-import { GuestFields, type GuestDraft } from './guest-fields';
+import { BuyerStep } from './buyer-step';
+import { PlacedNotice } from './placed-notice';
+import type { GuestDraft } from './guest-fields';
 import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
@@ -66,7 +67,6 @@ export function TicketPicker({
 }) {
   const intl = useIntl();
   const session = useSession();
-  const location = useLocation();
   const navigate = useNavigate();
   const { rows: publicTypes, error } = useLiveQuery(availability, { eventId: event.id });
   // Applying a code again (after "try again in 5 minutes") asks the server again.
@@ -348,45 +348,8 @@ export function TicketPicker({
             }
           />
         )}
-        {mutation.isSuccess && mutation.data.status === 'paid' && (
-          <Alert
-            color="green"
-            role="status"
-            title={intl.formatMessage({ id: 'picker.done.title', defaultMessage: 'Your tickets are ready' })}
-          >
-            <Stack gap="xs">
-              <FormattedMessage
-                id="picker.done.body"
-                defaultMessage="{count, plural, one {# ticket is} other {# tickets are}} waiting for you in My tickets."
-                values={{ count: mutation.data.ticketCount }}
-              />
-              <ButtonLink
-                to="/tickets"
-                size="xs"
-                variant="white"
-                style={{ alignSelf: 'flex-start' }}
-                target={embedded ? '_blank' : undefined}
-              >
-                <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
-              </ButtonLink>
-            </Stack>
-          </Alert>
-        )}
-        {mutation.isSuccess && mutation.data.status === 'pending' && mutation.data.total === 0 && mutation.data.holdExpiresAt && (
-          <Alert
-            color="blue"
-            role="status"
-            title={intl.formatMessage({ id: 'picker.guest.sent.title', defaultMessage: 'Check your email' })}
-          >
-            <FormattedMessage
-              id="picker.guest.sent.body"
-              defaultMessage="We sent a link to {email}. Open it before {time} to get your tickets: they are held for you until then."
-              values={{
-                email: <strong>{guest.email.trim()}</strong>,
-                time: intl.formatTime(mutation.data.holdExpiresAt, { hour: 'numeric', minute: '2-digit' }),
-              }}
-            />
-          </Alert>
+        {mutation.isSuccess && (
+          <PlacedNotice placed={mutation.data} guestEmail={guest.email.trim()} embedded={Boolean(embedded)} />
         )}
         {mutation.isError && (
           <Alert color="red" role="alert">
@@ -403,111 +366,33 @@ export function TicketPicker({
             </Text>
           </Group>
         )}
-        {embedded?.newTab ? (
-          <ContinueInTab event={event} code={code} reason={embedded.newTab} />
-        ) : session.data || guestOrder ? (
-          <form
-            onSubmit={(submitted) => {
-              submitted.preventDefault();
-              submit();
-            }}
-          >
-            <Stack gap="md">
-              {guestOrder && <GuestFields value={guest} onChange={setGuest} />}
-              <Button type="submit" size="md" disabled={total === 0 || !onSale || !questionsKnown} loading={mutation.isPending}>
-                {asked.length > 0 && !answering ? (
-                  <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
-                ) : (
-                  <FormattedMessage
-                    id="picker.submit"
-                    defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
-                    values={{ count: total }}
-                  />
-                )}
-              </Button>
-              {guestOrder && (
-                <Text size="sm" ta="center">
-                  <FormattedMessage
-                    id="picker.guest.haveAccount"
-                    defaultMessage="Have an account? <link>Sign in</link>"
-                    values={{
-                      link: (chunks) =>
-                        embedded ? (
-                          <Anchor href={signInHref(event.slug, code)} target="_blank" rel="noopener">
-                            {chunks}
-                          </Anchor>
-                        ) : (
-                          <AnchorLink to="/sign-in" search={{ redirect: location.href }}>
-                            {chunks}
-                          </AnchorLink>
-                        ),
-                    }}
-                  />
-                </Text>
-              )}
-            </Stack>
-          </form>
-        ) : (
-          <div className={classes.choices}>
-            <Button size="md" onClick={() => setAsGuest(true)} disabled={session.isPending || !onSale}>
-              <FormattedMessage id="picker.guest.continue" defaultMessage="Continue with email" />
-            </Button>
-            {/* In another site's frame Admit's session may not reach it: signing in opens a tab of its own. */}
-            {embedded ? (
-              <Button
-                component="a"
-                size="md"
-                variant="default"
-                href={signInHref(event.slug, code)}
-                target="_blank"
-                rel="noopener"
-                disabled={session.isPending}
-              >
-                <FormattedMessage id="picker.signInNewTab" defaultMessage="Sign in (opens a new tab)" />
-              </Button>
+        <BuyerStep
+          event={event}
+          code={code}
+          embedded={embedded}
+          signedIn={Boolean(session.data)}
+          sessionPending={session.isPending}
+          guestOrder={guestOrder}
+          guest={guest}
+          onGuestChange={setGuest}
+          onContinueAsGuest={() => setAsGuest(true)}
+          onSale={onSale}
+          onSubmit={submit}
+          submitDisabled={total === 0 || !onSale || !questionsKnown}
+          submitting={mutation.isPending}
+          submitLabel={
+            asked.length > 0 && !answering ? (
+              <FormattedMessage id="picker.answers.next" defaultMessage="Continue" />
             ) : (
-              <ButtonLink
-                size="md"
-                variant="default"
-                to="/sign-in"
-                search={{ redirect: location.href }}
-                disabled={session.isPending}
-              >
-                <FormattedMessage id="picker.guest.signIn" defaultMessage="Sign in" />
-              </ButtonLink>
-            )}
-          </div>
-        )}
+              <FormattedMessage
+                id="picker.submit"
+                defaultMessage="{count, plural, =0 {Get tickets} one {Get # ticket} other {Get # tickets}}"
+                values={{ count: total }}
+              />
+            )
+          }
+        />
       </Stack>
     </Card>
-  );
-}
-
-/** The event's page, with the code the frame had, for what the frame cannot finish. */
-const eventPageHref = (slug: string, code: string | null) =>
-  `/e/${encodeURIComponent(slug)}${code ? `?code=${encodeURIComponent(code)}` : ''}`;
-const signInHref = (slug: string, code: string | null) => `/sign-in?redirect=${encodeURIComponent(eventPageHref(slug, code))}`;
-
-/** Where the frame cannot take the order, it says why and opens the event's page in a new tab. */
-function ContinueInTab({ event, code, reason }: { event: PublicEventRow; code: string | null; reason: 'insecure' | 'small' }) {
-  return (
-    <Stack gap="xs">
-      <Text size="sm" c="dimmed">
-        {reason === 'insecure' ? (
-          <FormattedMessage
-            id="picker.newTab.insecure"
-            defaultMessage="This website is not served over a secure connection (HTTPS), so your order continues on our page in a new tab."
-          />
-        ) : (
-          <FormattedMessage
-            id="picker.newTab.small"
-            defaultMessage="On a small screen your order continues on our page in a new tab, where the payment step has room."
-          />
-        )}
-      </Text>
-      <Button component="a" size="md" href={eventPageHref(event.slug, code)} target="_blank" rel="noopener">
-        <FormattedMessage id="picker.newTab.continue" defaultMessage="Continue in a new tab" />
-      </Button>
-    </Stack>
   );
 }
