@@ -94,7 +94,13 @@ export async function voidRefundedTickets(tx: Tx, eventId: string, tickets: read
 export async function restoreRefundedTickets(tx: Tx, eventId: string, ticketIds: readonly string[]): Promise<boolean> {
   if (ticketIds.length === 0) return true;
   const tickets = await tx
-    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, codeId: orderLine.codeId, buyerId: order.buyerId, email: order.email })
+    .select({
+      id: ticket.id,
+      ticketTypeId: ticket.ticketTypeId,
+      codeId: orderLine.codeId,
+      buyerId: order.buyerId,
+      email: order.email,
+    })
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
     .innerJoin(orderLine, and(eq(orderLine.orderId, ticket.orderId), eq(orderLine.ticketTypeId, ticket.ticketTypeId)))

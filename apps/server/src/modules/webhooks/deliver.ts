@@ -203,7 +203,10 @@ export async function drainEndpoint(
         round.catch(() => undefined);
         recording = round;
         const tried = [...again, ...send, ...wait];
-        inFlight = { ids: new Set(tried.map((delivery) => delivery.id)), objects: new Set(tried.map((delivery) => delivery.objectId)) };
+        inFlight = {
+          ids: new Set(tried.map((delivery) => delivery.id)),
+          objects: new Set(tried.map((delivery) => delivery.objectId)),
+        };
         const last = fresh.at(-1);
         if (last) Object.assign(endpoint, { cursorTxid: last.txid, cursorSeq: last.seq });
         if (Date.now() > until) {
@@ -225,13 +228,15 @@ export async function drainEndpoint(
   }
   // What failed waits for its next try: a job wakes the endpoint when the first is due, unless one
   // waits already for that time or sooner.
-  await db.execute(sql`with ${wakeEndpoints(
-    sql`(select d.endpoint_id, min(d.next_attempt_at) as at from webhook_delivery d
+  await db.execute(
+    sql`with ${wakeEndpoints(
+      sql`(select d.endpoint_id, min(d.next_attempt_at) as at from webhook_delivery d
           where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.next_attempt_at > now() and ${isHead}
           group by d.endpoint_id) as later`,
-    sql`(select min(next_attempt_at) from webhook_delivery d
+      sql`(select min(next_attempt_at) from webhook_delivery d
           where d.endpoint_id = ${endpointId} and d.status = 'pending' and d.next_attempt_at > now() and ${isHead})`,
-  )} select 1`);
+    )} select 1`,
+  );
 }
 
 /** The endpoint, held for this job; none when it is disabled or another job holds it. */

@@ -190,7 +190,11 @@ describe('signed webhooks', () => {
     const burstBuyer = await t.signUp('Burt Burst');
     const orders = 20;
     for (let index = 0; index < orders; index++) {
-      const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, burstBuyer.cookie);
+      const ordered = await t.call(
+        createOrder,
+        { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] },
+        burstBuyer.cookie,
+      );
       expect(ordered.status, JSON.stringify(ordered.body)).toBe(200);
     }
     const got = await until(

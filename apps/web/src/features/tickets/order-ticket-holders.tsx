@@ -12,13 +12,7 @@ import { TicketHolder } from './ticket-holder';
  * which. Nothing once no ticket of the order can change any more. `order` is the order page's,
  * its lines' names already in the reader's language (`shownIn`).
  */
-export function OrderTicketHolders({
-  order,
-  accessToken,
-}: {
-  order: MyOrderRow & { shownIn: Locale };
-  accessToken?: string;
-}) {
+export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow & { shownIn: Locale }; accessToken?: string }) {
   const typeNames = new Map(order.lines.map((line) => [line.ticketTypeId, line.ticketTypeName]));
   const tickets = order.tickets.map((ticket) => ({ ...ticket, ticketTypeName: typeNames.get(ticket.ticketTypeId) ?? '' }));
   if (!ticketChangesOpen(order) || tickets.length === 0) return null;
