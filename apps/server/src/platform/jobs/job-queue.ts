@@ -252,11 +252,13 @@ export async function createJobQueue(
       const expiryTimer = setInterval(() => void expireLapsed(), expiryCheckSeconds * 1000);
       expiryTimer.unref();
       timers.push(expiryTimer);
+      // Requests first: while they keep this process busy, a job waits (between batches, and where
+      // a long job asks, between its steps).
+      const yieldToRequests = async () => {
+        for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
+      };
       for (const definition of definitions) {
         const limitSeconds = definition.expireInSeconds ?? 300;
-        const yieldToRequests = async () => {
-          for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
-        };
         const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
           const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
           try {
