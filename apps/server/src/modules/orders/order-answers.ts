@@ -5,13 +5,31 @@ import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { orderLine } from './schema';
 
+export type ValidTicket = Awaited<ReturnType<typeof validTicketsOf>>[number];
+
+/** The order's valid tickets, in the ticket types' order, then the order they were issued in. */
+export function validTicketsOf(db: Db, orderId: string) {
+  return db
+    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName, answers: ticket.answers })
+    .from(ticket)
+    .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
+    .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))
+    .orderBy(asc(ticketType.position), asc(ticketType.id), asc(ticket.createdAt), asc(ticket.id));
+}
+
 /**
  * Each ticket's answers to the event's questions, as the buyer sees them: of the order's valid
  * tickets once they exist (each can be changed), of its held places while it waits for its payment;
  * the tickets of types asked nothing are left out, as at checkout. In the ticket types' order, then
  * the order the answers were given in, so that "Workshop 2 of 2" is the same person everywhere.
+ * `tickets`: the order's valid tickets (validTicketsOf).
  */
-export async function attendeesOf(db: Db, found: { id: string; status: string }, questions: readonly QuestionRow[]) {
+export async function attendeesOf(
+  db: Db,
+  found: { id: string; status: string },
+  questions: readonly QuestionRow[],
+  tickets: readonly ValidTicket[],
+) {
   if (questions.length === 0) return [];
   if (found.status === 'pending') {
     const lines = await db
@@ -29,12 +47,6 @@ export async function attendeesOf(db: Db, found: { id: string; status: string },
       })),
     );
   }
-  const tickets = await db
-    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName, answers: ticket.answers })
-    .from(ticket)
-    .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-    .where(and(eq(ticket.orderId, found.id), eq(ticket.status, 'valid')))
-    .orderBy(asc(ticketType.position), asc(ticketType.id), asc(ticket.createdAt), asc(ticket.id));
   // The tickets asked something, as at checkout (or answered before their type's questions went).
   const asked = tickets.filter((one) => hasQuestionsFor(questions, one.ticketTypeId) || Object.keys(one.answers).length > 0);
   return asked.map((one) => ({

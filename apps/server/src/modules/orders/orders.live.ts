@@ -1,15 +1,14 @@
 import { eventOrders, myOrder } from '@admit/shared/orders';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { picturesOf } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.api';
-import { event, ticketType } from '../events/schema';
+import { event } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
-import { attendeesOf } from './order-answers';
+import { attendeesOf, validTicketsOf } from './order-answers';
 import { linesWithNames } from './order-lines';
 import { tokenOpens } from './order-access';
-import { ticket } from '../tickets/schema';
 import { order } from './schema';
 import { eventOrdersTopic, orderTopic } from './topics';
 
@@ -73,13 +72,9 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       .where(and(eq(order.id, params.orderId), opened ? undefined : eq(order.buyerId, ctx.user!.id)));
     if (!found) throw new CallableError('not-found', 'No such order');
     const lines = await linesWithNames(ctx.db, found.id);
-    const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId));
-    const tickets = await ctx.db
-      .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName })
-      .from(ticket)
-      .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-      .where(and(eq(ticket.orderId, found.id), eq(ticket.status, 'valid')))
-      .orderBy(asc(ticketType.position), asc(ticketType.id), asc(ticket.createdAt), asc(ticket.id));
+    const valid = await validTicketsOf(ctx.db, found.id);
+    const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId), valid);
+    const tickets = valid.map(({ id, ticketTypeId, holderName }) => ({ id, ticketTypeId, holderName }));
     const { coverFile, startsAt, ...shown } = found;
     const covers = await picturesOf(ctx.db, [coverFile]);
     return [
