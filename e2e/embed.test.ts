@@ -1,9 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Server } from 'node:http';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessibilityViolations } from './support/accessibility';
 import { callAs, screenshots } from './support/browser';
+import { checkoutFrame, siteUrl, startSite } from './support/embed-site';
 import { useJourney } from './support/journey';
 import { readOutbox } from './support/outbox';
 import { signUpAndVerify } from './support/sign-in';
@@ -12,24 +12,6 @@ import { signUpAndVerify } from './support/sign-in';
 // served from another local origin, as a real one would be, and shows the checkout in a frame only
 // when the organizer listed it.
 
-/** A site of the organizer's: every path answers this page, in its language, with the two lines. */
-function startSite(admitUrl: string, slug: string): Promise<Server> {
-  const server = createServer((request, response) => {
-    const lang = request.url?.startsWith('/fr') ? 'fr' : 'en';
-    const element = request.url?.includes('button')
-      ? `<admit-tickets event="${slug}" mode="button">Book now</admit-tickets>`
-      : `<admit-tickets event="${slug}"></admit-tickets>`;
-    response.setHeader('content-type', 'text/html; charset=utf-8');
-    response.end(`<!doctype html><html lang="${lang}"><head><meta name="viewport" content="width=device-width">
-      <title>Club Blau</title><script src="${admitUrl}/embed.js" async></script></head>
-      <body style="font-family:sans-serif;max-width:720px;margin:auto;padding:1rem">
-      <main><h1>Club Blau</h1><p>Live music every Friday.</p>${element}</main></body></html>`);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
-
-const siteUrl = (server: Server, host: string) => `http://${host}:${(server.address() as AddressInfo).port}`;
-
 /** Presses Tab until `target` (in the page or its frame) has the focus, as a keyboard user would. */
 async function tabTo(page: Page, target: Locator) {
   for (let press = 0; press < 12; press++) {
@@ -37,21 +19,6 @@ async function tabTo(page: Page, target: Locator) {
     await page.keyboard.press('Tab');
   }
   throw new Error('Tab never reached the field');
-}
-
-/** The checkout's frame in the host page, once it has drawn its tickets. */
-async function checkoutFrame(page: Page): Promise<Frame> {
-  await page.locator('admit-tickets iframe').waitFor();
-  const frame = (await (await page.locator('admit-tickets iframe').elementHandle())!.contentFrame())!;
-  await frame
-    .getByRole('heading', { name: /Tickets|Billets/ })
-    .waitFor()
-    .catch(async (error: unknown) => {
-      await page.screenshot({ path: '/tmp/embed-shots/debug.png' });
-      console.log(await frame.content());
-      throw error;
-    });
-  return frame;
 }
 
 describe('an organizer sells tickets on their own website', () => {

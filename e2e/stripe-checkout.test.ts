@@ -1,63 +1,12 @@
-import type { Page, Route } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
 import { callAs } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
+import { routeStripeJs } from './support/stripe-js';
 
-/**
- * Stands in for Stripe.js at its real address (https://js.stripe.com/<release>/stripe.js), served by
- * Playwright routing: this machine cannot reach Stripe. It implements the few calls that
- * @stripe/react-stripe-js and our payment step make; the Payment Element becomes one card-number
- * field, and confirming posts to https://api.stripe.com, also routed by the test. A card that needs
- * 3-D Secure leaves the page and comes back to the return URL, as Stripe does.
- */
-const stripeJsStandIn = `
-window.Stripe = function Stripe(publishableKey) {
-  let clientSecret = null;
-  let locale = null;
-  const element = {
-    mount(target) {
-      const node = typeof target === 'string' ? document.querySelector(target) : target;
-      node.innerHTML = '<label>Card number (Stripe stand-in) <input name="stand-in-card" autocomplete="cc-number"></label>';
-      node.dataset.locale = locale;
-      node.dataset.publishableKey = publishableKey;
-    },
-    on() { return element; }, off() { return element; }, once() { return element; },
-    update() {}, unmount() {}, destroy() {}, focus() {}, blur() {}, clear() {}, collapse() {},
-  };
-  const elements = {
-    create() { return element; }, getElement() { return element; }, update() {},
-    fetchUpdates: async () => ({}), submit: async () => ({}),
-  };
-  return {
-    _registerWrapper() {}, registerAppInfo() {},
-    createToken() {}, createPaymentMethod() {}, confirmCardPayment() {},
-    elements(options) { clientSecret = options.clientSecret; locale = options.locale; return elements; },
-    async confirmPayment({ confirmParams }) {
-      const intent = clientSecret.split('_secret_')[0];
-      const card = document.querySelector('input[name="stand-in-card"]').value;
-      const response = await fetch('https://api.stripe.com/v1/payment_intents/' + intent + '/confirm', {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ client_secret: clientSecret, card }),
-      });
-      const body = await response.json();
-      if (body.error) return { error: body.error };
-      if (body.status === 'requires_action') {
-        const back = new URL(confirmParams.return_url);
-        back.searchParams.set('payment_intent', intent);
-        back.searchParams.set('redirect_status', 'succeeded');
-        location.assign(back.toString());
-        return new Promise(() => {});
-      }
-      return { paymentIntent: body };
-    },
-  };
-};
-`;
-
-describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure back to the order page', () => {
+describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure on the page, a bank’s page and back', () => {
   let standIn: StripeStandIn;
   const journey = useJourney({
     env: async () => {
@@ -75,32 +24,13 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
   let ticketTypeId = '';
   const stripeRequests: string[] = [];
 
-  /** What Stripe's API does when Stripe.js confirms: the bank says yes, no, or "authenticate first". */
-  async function confirmAtStripe(route: Route) {
-    const intentId = new URL(route.request().url()).pathname.split('/')[3]!;
-    const card = new URLSearchParams(route.request().postData() ?? '').get('card')!.replace(/\s/g, '');
-    if (card === '4000000000000002') {
-      standIn.fail(intentId);
-      return route.fulfill({
-        status: 402,
-        json: { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } },
-      });
-    }
-    // 3155: the buyer authenticates at the bank (away from our page), then the payment succeeds.
-    standIn.succeed(intentId);
-    return route.fulfill({ json: { id: intentId, status: card === '4000002500003155' ? 'requires_action' : 'succeeded' } });
-  }
-
   beforeAll(async () => {
     buyer = await journey.newPage({ timezoneId: 'Europe/Berlin' });
     const context = buyer.context();
     buyer.on('request', (request) => {
       if (/(^|\.)stripe\.(com|network)$/.test(new URL(request.url()).hostname)) stripeRequests.push(request.url());
     });
-    await context.route('https://js.stripe.com/**', (route) =>
-      route.fulfill({ contentType: 'application/javascript', body: stripeJsStandIn }),
-    );
-    await context.route('https://api.stripe.com/v1/payment_intents/*/confirm', confirmAtStripe);
+    await routeStripeJs(context, standIn);
 
     // The organizer's side is covered by other journeys: here the event is made through the callables.
     const organizer = await journey.newPage();
@@ -167,8 +97,8 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     await expect.poll(() => buyer.getByTestId('order-status').textContent()).toBe('Awaiting payment');
   });
 
-  it('comes back to the order page after 3-D Secure, where the server checks the payment and the order is paid', async () => {
-    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4000 0025 0000 3155');
+  it('comes back to the order page from the bank’s page, where the server checks the payment and the order is paid', async () => {
+    await buyer.getByLabel('iDEAL').check();
     await buyer.getByRole('button', { name: 'Pay now' }).click();
     await buyer.waitForURL(/\/orders\/[^/?]+\?.*payment_intent=pi_/);
 
@@ -188,5 +118,20 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
     // The payment was created with the server's amount (2 × €25.00, then 1 × €25.00), never the browser's.
     expect([...standIn.intents.values()].map((intent) => intent.amount).sort()).toEqual([2500, 5000]);
+  });
+
+  it('authenticates a 3-D Secure card in Stripe’s dialog on the page, without leaving it', async () => {
+    await buyer.goto(eventPath);
+    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
+    await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
+    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4000 0025 0000 3155');
+    await buyer.getByRole('button', { name: 'Pay now' }).click();
+    await buyer
+      .getByRole('dialog', { name: '3D Secure 2 Test Page' })
+      .getByRole('button', { name: 'Complete authentication' })
+      .click();
+
+    await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
+    expect(buyer.url()).not.toContain('payment_intent=');
   });
 });

@@ -6,12 +6,17 @@ import { useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { callFunction } from '../../lib/callable';
+import { isEmbedded } from '../../lib/embed-frame';
 import { useErrorMessage } from '../../lib/error-message';
 import { SandboxCardForm } from './sandbox-card-form';
 import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
 
 // Stripe.js and its React bindings load only here, when a Stripe payment step opens.
 const StripePayment = lazy(() => import('./stripe-payment').then((module) => ({ default: module.StripePayment })));
+
+/** The order's own page (outside any frame), opened by the guest's token or the session. */
+const orderPageHref = (orderId: string, accessToken: string | undefined) =>
+  `/orders/${encodeURIComponent(orderId)}${accessToken ? `?token=${encodeURIComponent(accessToken)}` : ''}`;
 
 /**
  * A pending order's payment: the hold's countdown, the card form (Stripe's, or the sandbox's marked
@@ -100,6 +105,7 @@ export function PaymentStep({
               publishableKey={start.data.publishableKey}
               clientSecret={start.data.clientSecret}
               returnUrl={`${location.origin}/orders/${order.id}?paid=1${accessToken ? `&token=${encodeURIComponent(accessToken)}` : ''}`}
+              newTabHref={isEmbedded() ? orderPageHref(order.id, accessToken) : undefined}
               onPaid={onPaid}
             />
           </Suspense>

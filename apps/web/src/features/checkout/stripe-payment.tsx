@@ -1,7 +1,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import type { Stripe, StripeElementLocale } from '@stripe/stripe-js';
 import { loadStripe } from '@stripe/stripe-js/pure';
-import { Alert, Button, Stack } from '@mantine/core';
+import { Alert, Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { useLocale } from '../../lib/i18n';
@@ -19,11 +19,24 @@ export interface StripePaymentProps {
   clientSecret: string;
   /** The order page: where 3-D Secure and other redirects come back to. */
   returnUrl: string;
+  /**
+   * In another site's frame (decision 0061): the order's own page, where a method that leaves the
+   * page for the bank's continues in a new tab.
+   */
+  newTabHref?: string;
   onPaid: () => void;
 }
 
+/**
+ * The methods Stripe.js completes without leaving the page: cards (their 3-D Secure runs in Stripe's
+ * own dialog, inside the frame too), wallets and Link in their own sheets, direct debits by mandate.
+ * Every other method sends the buyer to their bank's or the provider's page, which may refuse to be
+ * shown inside another site.
+ */
+const staysOnPage = new Set(['card', 'link', 'apple_pay', 'google_pay', 'sepa_debit', 'us_bank_account', 'bacs_debit']);
+
 /** Stripe's Payment Element in the buyer's language; confirmation happens in the browser with Stripe.js. */
-export function StripePayment({ publishableKey, clientSecret, returnUrl, onPaid }: StripePaymentProps) {
+export function StripePayment({ publishableKey, clientSecret, returnUrl, newTabHref, onPaid }: StripePaymentProps) {
   // The interface's language, which Stripe speaks in all six; not the region's tag dates are written
   // in ("en-US" is no locale of Stripe's).
   const { locale } = useLocale();
@@ -32,16 +45,20 @@ export function StripePayment({ publishableKey, clientSecret, returnUrl, onPaid 
       stripe={stripeFor(publishableKey)}
       options={{ clientSecret, locale: locale as StripeElementLocale, appearance: { theme: 'stripe' } }}
     >
-      <PaymentForm returnUrl={returnUrl} onPaid={onPaid} />
+      <PaymentForm returnUrl={returnUrl} newTabHref={newTabHref} onPaid={onPaid} />
     </Elements>
   );
 }
 
-function PaymentForm({ returnUrl, onPaid }: Pick<StripePaymentProps, 'returnUrl' | 'onPaid'>) {
+function PaymentForm({ returnUrl, newTabHref, onPaid }: Pick<StripePaymentProps, 'returnUrl' | 'newTabHref' | 'onPaid'>) {
   const stripe = useStripe();
   const elements = useElements();
   const [error, setError] = useState<string | null>(null);
   const [paying, setPaying] = useState(false);
+  const [method, setMethod] = useState('card');
+  // In a frame, a method that leaves the page is paid on the order's own page, in a new tab; this
+  // frame sees the order paid as it happens there.
+  const inNewTab = newTabHref !== undefined && !staysOnPage.has(method);
 
   async function pay(event: React.FormEvent) {
     event.preventDefault();
@@ -59,15 +76,29 @@ function PaymentForm({ returnUrl, onPaid }: Pick<StripePaymentProps, 'returnUrl'
   return (
     <form onSubmit={pay}>
       <Stack gap="md">
-        <PaymentElement />
+        <PaymentElement onChange={(change) => setMethod(change.value.type)} />
         {error && (
           <Alert color="red" role="alert">
             {error}
           </Alert>
         )}
-        <Button type="submit" size="md" loading={paying} disabled={!stripe || !elements}>
-          <FormattedMessage id="stripe.pay" defaultMessage="Pay now" />
-        </Button>
+        {inNewTab ? (
+          <Stack gap="xs">
+            <Text size="sm" c="dimmed">
+              <FormattedMessage
+                id="stripe.newTab"
+                defaultMessage="This way of paying goes on to your bank’s page, which cannot open inside this website, so you pay on our page in a new tab. This page shows your tickets once you have paid."
+              />
+            </Text>
+            <Button component="a" size="md" href={newTabHref} target="_blank" rel="noopener">
+              <FormattedMessage id="picker.newTab.continue" defaultMessage="Continue in a new tab" />
+            </Button>
+          </Stack>
+        ) : (
+          <Button type="submit" size="md" loading={paying} disabled={!stripe || !elements}>
+            <FormattedMessage id="stripe.pay" defaultMessage="Pay now" />
+          </Button>
+        )}
       </Stack>
     </form>
   );
