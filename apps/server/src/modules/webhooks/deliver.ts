@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../platform/db/database';
-import { enqueueInStatement, waitingJobExists } from '../../platform/jobs/job-queue';
+import { enqueueInStatement, waitingJobExists, type JobContext } from '../../platform/jobs/job-queue';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
 import { postWebhook, type PostResult } from './post-webhook';
 import { webhookDelivery, webhookEndpoint } from './schema';
@@ -22,6 +22,8 @@ import { orgWebhooksTopic, webhookDeliveriesTopic } from './topics';
 
 /** How many deliveries one round posts together (over at most 100 connections, post-webhook.ts). */
 const roundSize = 400;
+/** A round whose receiver takes longer than this to answer waits on it, not on this process. */
+const slowRoundMs = 1_000;
 /** A job drains this long at most, then hands on to a new one (its try may last expireInSeconds). */
 const drainForMs = 30_000;
 /** How long a job holds its endpoint: more than drainForMs and a receiver's timeout. */
@@ -36,8 +38,10 @@ export const deliverEndpointWebhooksJob = defineJob({
   // process (of several endpoints, or sharing one endpoint's deliveries) are enough.
   concurrency: 4,
   expireInSeconds: 90,
-  async handler({ endpointId }, { services, jobId, yieldToRequests }) {
-    await drainEndpoint(services, endpointId, jobId, yieldToRequests);
+  // Receivers expect a webhook within seconds, buyers their email within a minute.
+  goesFirst: true,
+  async handler({ endpointId }, { services, jobId, yieldToRequests, stepAside }) {
+    await drainEndpoint(services, endpointId, jobId, { yieldToRequests, stepAside });
   },
 });
 
@@ -46,12 +50,13 @@ export const deliverWebhookJob = defineJob({
   name: 'webhooks.deliver',
   data: z.object({ deliveryId: z.string() }),
   concurrency: 1,
-  async handler({ deliveryId }, { services, jobId, yieldToRequests }) {
+  goesFirst: true,
+  async handler({ deliveryId }, { services, jobId, yieldToRequests, stepAside }) {
     const [found] = await services.db
       .select({ endpointId: webhookDelivery.endpointId })
       .from(webhookDelivery)
       .where(eq(webhookDelivery.id, deliveryId));
-    if (found) await drainEndpoint(services, found.endpointId, jobId, yieldToRequests);
+    if (found) await drainEndpoint(services, found.endpointId, jobId, { yieldToRequests, stepAside });
   },
 });
 
@@ -103,14 +108,15 @@ export async function wakeEndpoint(db: Tx | Db, endpointId: string): Promise<voi
 /**
  * Holds the endpoint for this job (one job sends an endpoint's webhooks at a time; another that
  * finds it held leaves them to it) and sends rounds until nothing is due or drainForMs has gone by
- * (then a new job goes on), letting requests go first between rounds. Releasing it, it looks once
+ * (then a new job goes on), letting requests go first between rounds. It goes before the other jobs
+ * of its process (`goesFirst`) until a round's receiver is slow. Releasing the endpoint, it looks once
  * more: what was committed while it held the endpoint, and whose job found it held, is its to send.
  */
 export async function drainEndpoint(
   services: JobServices,
   endpointId: string,
   jobId: string,
-  yieldToRequests: () => Promise<void>,
+  { yieldToRequests, stepAside }: Pick<JobContext<JobServices>, 'yieldToRequests' | 'stepAside'>,
 ): Promise<void> {
   const { db } = services;
   const until = Date.now() + drainForMs;
@@ -153,7 +159,9 @@ export async function drainEndpoint(
         }
         if (again.length > 0) after = Math.max(...again.map((delivery) => delivery.seq));
         const { send, wait } = await inTurn(db, endpointId, again, fresh, inFlight.objects);
+        const posted = Date.now();
         const answers = await Promise.all([...again, ...send].map((delivery) => post(services, endpoint, delivery)));
+        if (Date.now() - posted > slowRoundMs) stepAside();
         if (await recorded()) outcome = 'disabled';
         if (outcome !== 'done') break;
         const round = recordRound(services, endpoint, jobId, { again, send, wait, answers });

@@ -97,6 +97,41 @@ describe('the job queue', () => {
     }
   });
 
+  it('lets a job that goes first have the process: the others wait between their jobs while it runs, and go on once it steps aside', async () => {
+    const { job: later, tries } = recordingJob('test.goes-later');
+    let running = false;
+    let release = () => {};
+    const first = defineJob<{ text: string }, unknown>({
+      name: 'test.goes-first',
+      data: z.object({ text: z.string() }),
+      concurrency: 1,
+      goesFirst: true,
+      async handler(_data, { stepAside }) {
+        running = true;
+        await new Promise<void>((resolve) => (release = resolve));
+        // From here on it waits on something slow, as a webhook round does on a slow receiver.
+        stepAside();
+        await sleep(60_000).catch(() => undefined);
+      },
+    });
+    const queue = await queueWith([later, first as never]);
+    try {
+      await queue.enqueue(database.db, first as never, { text: 'first' });
+      await queue.work([later as never, first as never], {});
+      await expect.poll(() => running, { timeout: 10_000 }).toBe(true);
+      await database.db.transaction(async (tx) => {
+        for (const text of ['one', 'two', 'three']) await queue.enqueue(tx, later as never, { text });
+      });
+      // One job the worker had taken before it looked again; then it waits for the first to be done.
+      await sleep(2_500);
+      expect(tries.length).toBeLessThanOrEqual(1);
+      release();
+      await expect.poll(() => tries.length, { timeout: 10_000, interval: 100 }).toBe(3);
+    } finally {
+      await queue.stop({ graceful: false });
+    }
+  });
+
   it('runs the jobs a worker takes together each on its own: the one that fails is tried again, the others are not', async () => {
     const tries: { text: string; retryCount: number }[] = [];
     const job = defineJob<{ text: string }, unknown>({

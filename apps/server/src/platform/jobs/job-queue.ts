@@ -22,9 +22,15 @@ export interface JobContext<Services> {
   retryCount: number;
   /**
    * Waits while requests keep this process busy (up to 5 s; at once where jobs have a process of
-   * their own): a job that runs long, in steps, lets a rush's buyers go first between them.
+   * their own), and, for a job that does not go first, while one that does runs here: a job that
+   * runs long, in steps, lets a rush's buyers and prompter work go first between them.
    */
   yieldToRequests(): Promise<void>;
+  /**
+   * For a job that goes first (`goesFirst`): from now on it waits on something slow (a receiver
+   * that takes seconds), so the other jobs of this process stop waiting for it.
+   */
+  stepAside(): void;
 }
 
 export interface JobDefinition<Data = unknown, Services = unknown> {
@@ -35,6 +41,13 @@ export interface JobDefinition<Data = unknown, Services = unknown> {
   retryLimit?: number;
   /** The first wait before a retry, in seconds (default 5). */
   retryDelaySeconds?: number;
+  /**
+   * Work that someone expects within seconds (webhooks), where the rest may take a minute
+   * (emails): while a job of this kind runs in a process, the other jobs there wait between their
+   * batches and steps (up to 5 s at a time), so that it has the process's CPU. A job that waits on
+   * something slow instead calls `stepAside`.
+   */
+  goesFirst?: boolean;
   /** How many workers of this job one process runs (default 2). */
   concurrency?: number;
   /**
@@ -253,14 +266,26 @@ export async function createJobQueue(
       expiryTimer.unref();
       timers.push(expiryTimer);
       // Requests first: while they keep this process busy, a job waits (between batches, and where
-      // a long job asks, between its steps).
-      const yieldToRequests = async () => {
-        for (let waited = 0; options.yieldWhile?.() && waited < yieldForMs; waited += 100) await sleep(100);
+      // a long job asks, between its steps). Then the jobs that go first: while one runs (and has
+      // not stepped aside), the others wait the same way.
+      let goingFirst = 0;
+      const waitWhile = async (busy: () => boolean) => {
+        for (let waited = 0; busy() && waited < yieldForMs; waited += 100) await sleep(100);
       };
+      const requestsBusy = () => options.yieldWhile?.() ?? false;
+      const yieldFor = (goesFirst: boolean | undefined) =>
+        goesFirst ? () => waitWhile(requestsBusy) : () => waitWhile(() => requestsBusy() || goingFirst > 0);
       for (const definition of definitions) {
         const limitSeconds = definition.expireInSeconds ?? 300;
+        const yieldToRequests = yieldFor(definition.goesFirst);
         const runOne = async (job: PgBoss.JobWithMetadata<unknown>) => {
           const jobLog = log.child({ job: definition.name, jobId: job.id, retry: job.retryCount });
+          let first = definition.goesFirst === true;
+          if (first) goingFirst++;
+          const stepAside = () => {
+            if (first) goingFirst--;
+            first = false;
+          };
           try {
             const data = definition.data.parse(job.data);
             await definition.handler(data as never, {
@@ -269,6 +294,7 @@ export async function createJobQueue(
               jobId: job.id,
               retryCount: job.retryCount,
               yieldToRequests,
+              stepAside,
             });
           } catch (error) {
             jobLog.warn({ err: error }, 'job failed; it will be tried again');
@@ -278,6 +304,8 @@ export async function createJobQueue(
             await boss
               .fail(definition.name, job.id, { message: error instanceof Error ? error.message : String(error) })
               .catch((failError: unknown) => jobLog.warn({ err: failError }, 'the failed try could not be recorded'));
+          } finally {
+            stepAside();
           }
         };
         const handle = async (workerId: () => string, jobs: PgBoss.JobWithMetadata<unknown>[]) => {
