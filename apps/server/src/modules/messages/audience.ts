@@ -8,6 +8,7 @@ import { ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket } from '../tickets/schema';
 import { attendeeMessageRecipient } from './schema';
+import { canReceiveMailSql } from '../../platform/mail/can-receive-mail';
 
 /** How many people one job sends to: a try that dies is tried again by another worker after `expireInSeconds`. */
 export const recipientsPerBatch = 10;
@@ -16,7 +17,7 @@ export const recipientsPerBatch = 10;
  * No address that takes mail: people who signed up with a phone number have a reserved one until they
  * add theirs (decision 0028), and a deleted account's tickets keep no address at all.
  */
-const unreachable = (email: SQL | string) => sql`(${email} like '%.invalid' or ${email} not like '%@%')`;
+const unreachable = (email: SQL) => sql`not ${canReceiveMailSql(email)}`;
 
 /** The ticket types named must be the event's own. */
 export async function checkAudience(db: Db | Tx, eventId: string, audience: MessageAudience): Promise<void> {

@@ -7,7 +7,7 @@ import { issueTickets } from '../tickets/tickets.api';
 import { releaseHold } from './holds';
 import { tokenOpens } from './order-access';
 import { recordActivity } from './order-activity';
-import { sendConfirmationJob } from './order-emails';
+import { enqueueConfirmation } from './order-emails';
 import { answersOf, placesOf, type Order } from './order-places';
 import { order } from './schema';
 import { orderTopics } from './topics';
@@ -48,7 +48,7 @@ export async function confirmGuestOrder(ctx: CallContext, input: { orderId: stri
       })),
     });
     await recordActivity(tx, found.id, 'confirmed', { by: 'email' });
-    await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
+    await enqueueConfirmation(ctx.jobs, tx, { orderId: found.id, email: found.email });
     return confirmable;
   });
   if (confirmed) {

@@ -17,7 +17,7 @@ import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
 import { orderAccessToken } from './order-access';
-import { sendConfirmationJob, sendGuestLinkJob } from './order-emails';
+import { enqueueConfirmation, sendGuestLinkJob } from './order-emails';
 import {
   countOrderAttempt,
   orderAttemptQuotas,
@@ -162,7 +162,7 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
       await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.created' });
       if (!paid) await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.paid' });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
-      if (!held) await ctx.jobs.enqueue(tx, sendConfirmationJob, { orderId });
+      if (!held) await enqueueConfirmation(ctx.jobs, tx, { orderId, email: buyer.email });
       // A hold ends at its time, even if nobody orders again.
       else await ctx.jobs.enqueue(tx, expireHoldJob, { orderId }, { startAfter: holdExpiresAt! });
       // A guest's free places: the link that confirms them goes to the address they gave.

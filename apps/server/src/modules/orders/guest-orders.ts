@@ -4,6 +4,7 @@ import type { Tx } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import { takePlaces } from '../events/events.api';
 import { issueTicketsForOrders } from '../tickets/tickets.api';
+import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 import { sendConfirmationJob } from './order-emails';
 import { order, orderActivity, orderLine } from './schema';
 
@@ -85,6 +86,6 @@ export async function createGuestOrders(
   await input.emailTickets?.enqueueMany(
     tx,
     sendConfirmationJob,
-    guests.filter((guest) => guest.email !== '').map((guest) => ({ orderId: guest.orderId })),
+    guests.filter((guest) => canReceiveMail(guest.email)).map((guest) => ({ orderId: guest.orderId })),
   );
 }

@@ -1,12 +1,14 @@
 import { localizeEvent, localizeTicketTypeName } from '@admit/shared/event-content';
 import { defaultLocale, isLocale, type Locale } from '@admit/shared/locales';
 import { formatOrderReference } from '@admit/shared/orders';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Config } from '../../platform/config';
-import type { Db } from '../../platform/db/database';
+import type { Db, Tx } from '../../platform/db/database';
+import { enqueueInStatement, type JobSender } from '../../platform/jobs/job-queue';
 import { defineJob } from '../../platform/jobs/job-services';
 import { personLanguage } from '../../platform/mail/language-schema';
+import { canReceiveMail, canReceiveMailSql } from '../../platform/mail/can-receive-mail';
 import type { Email, Mailer } from '../../platform/mail/mailer';
 import {
   composeLatePaymentRefundNotice,
@@ -50,8 +52,6 @@ export interface OrderEmailDeps {
 // nothing, when the buyer has no address that can receive mail (people who signed up with a phone
 // number get a reserved `.invalid` one until they add theirs; a guest-list plus-one has none at
 // all) or the email went out before.
-
-const canReceiveMail = (email: string) => email.includes('@') && !/\.invalid$/i.test(email);
 
 async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
@@ -300,6 +300,26 @@ export const sendConfirmationJob = defineJob({
     await sendOrderConfirmation(services, orderId);
   },
 });
+
+/**
+ * Enqueues the confirmation of an order that became complete, in the change's transaction: none for
+ * a buyer who cannot be emailed (no job to run for nothing).
+ */
+export async function enqueueConfirmation(jobs: JobSender, tx: Tx | Db, placed: { orderId: string; email: string }) {
+  if (canReceiveMail(placed.email)) await jobs.enqueue(tx, sendConfirmationJob, { orderId: placed.orderId });
+}
+
+/**
+ * The same as part of a larger statement (orders placed in one round trip): a confirmation job for
+ * each row of `placed` (with `order_id` and `email` columns) whose buyer can be emailed.
+ */
+export function confirmationsInStatement(placed: SQL): SQL {
+  return enqueueInStatement(
+    sendConfirmationJob as never,
+    sql`jsonb_build_object('orderId', mailable.order_id)`,
+    sql`(select order_id from ${placed} where ${canReceiveMailSql(sql`email`)}) as mailable`,
+  );
+}
 
 /** A guest's free places: the link that confirms the address and issues the tickets. */
 export const sendGuestLinkJob = defineJob({

@@ -8,6 +8,7 @@ export { setOrderMoney } from './order-money';
 export { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
 export { requireWithinBuyerLimits } from './order-quotas';
 export {
+  enqueueConfirmation,
   sendConfirmationJob,
   sendEventCancelledNoticeJob,
   sendLatePaymentRefundNoticeJob,

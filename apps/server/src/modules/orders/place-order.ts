@@ -4,12 +4,11 @@ import type { Locale } from '@admit/shared/locales';
 import type { SoldOutDetails } from '@admit/shared/orders';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
-import { enqueueInStatement } from '../../platform/jobs/job-queue';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
 import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
 import { emitWebhooksInStatement } from '../webhooks/webhooks.api';
-import { sendConfirmationJob } from './order-emails';
+import { confirmationsInStatement } from './order-emails';
 import { placedOrderResourceSql } from './order-resource';
 
 /** One buyer's free order of one ticket type, as it waits to be made with others. */
@@ -110,7 +109,7 @@ export async function placeFreeOrders(input: {
     ${issueTicketsInStatement({ eventId, ticketTypeId, orders: sql`placed`, tickets })}
   ),
   enqueued as (
-    ${enqueueInStatement(sendConfirmationJob as never, sql`jsonb_build_object('orderId', placed.order_id)`, sql`placed`)}
+    ${confirmationsInStatement(sql`placed`)}
   ),
   ${emitWebhooksInStatement({ types: ['order.created', 'order.paid'], ...placedWebhook })}
   select r.position, p.position is not null as placed,

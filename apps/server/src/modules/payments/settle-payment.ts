@@ -15,7 +15,7 @@ import {
   placesOf,
   recordActivity,
   requireWithinBuyerLimits,
-  sendConfirmationJob,
+  enqueueConfirmation,
   sendLatePaymentRefundNoticeJob,
   setOrderMoney,
 } from '../orders/orders.api';
@@ -146,7 +146,7 @@ export async function settlePayment(
       paymentRef: payment.ref,
       late: found.status !== 'pending',
     });
-    await jobs.enqueue(tx, sendConfirmationJob, { orderId: found.id });
+    await enqueueConfirmation(jobs, tx, { orderId: found.id, email: found.email });
     await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.paid' });
     return { outcome: 'paid', order: paid };
   });
