@@ -1,4 +1,5 @@
-import { createOrder } from '@admit/shared/orders';
+import { randomUUID } from 'node:crypto';
+import { createOrder, refundOrder } from '@admit/shared/orders';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { cookiesOf, createTestApp, type TestApp } from '../../testing/test-app';
@@ -32,17 +33,18 @@ async function phoneBuyer(phoneNumber: string): Promise<string> {
   return cookiesOf(verified.headers['set-cookie']);
 }
 
-/** The confirmation jobs ever enqueued for an order (waiting, done, or archived). */
-async function confirmationJobs(orderId: string): Promise<number> {
+/** The jobs of a kind ever enqueued (waiting, done, or archived) whose data's `field` is `value`. */
+async function jobsOf(name: string, field: string, value: string): Promise<number> {
   const { rows } = await t.database.execute(
     `select count(*)::int as jobs from (
-       select id from pgboss.job where name = 'orders.sendConfirmation' and data->>'orderId' = $1
+       select id from pgboss.job where name = $1 and data->>$2 = $3
        union all
-       select id from pgboss.archive where name = 'orders.sendConfirmation' and data->>'orderId' = $1) as found`,
-    [orderId],
+       select id from pgboss.archive where name = $1 and data->>$2 = $3) as found`,
+    [name, field, value],
   );
   return Number(rows[0]!.jobs);
 }
+const confirmationJobs = (orderId: string) => jobsOf('orders.sendConfirmation', 'orderId', orderId);
 
 async function order(cookie: string, eventId: string, ticketTypeId: string): Promise<string> {
   const placed = await t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 1 }] }, cookie);
@@ -60,14 +62,17 @@ describe('a buyer who cannot be emailed', () => {
     expect(await confirmationJobs(byEmail)).toBe(1);
   });
 
-  it('pays for tickets with no email job either', async () => {
+  it('pays for tickets and is refunded with no email job either', async () => {
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
       ticketTypes: [{ capacity: 10, price: 1500 }],
     });
     const cookie = await phoneBuyer('+491510000702');
     const orderId = await order(cookie, eventId, ticketTypeIds[0]!);
     expect(await payWithTestCard(t, cookie, orderId)).toBe('paid');
-
     expect(await confirmationJobs(orderId)).toBe(0);
+
+    const refunded = await t.call(refundOrder, { orderId, reason: 'Changed plans', idempotencyKey: randomUUID() }, owner.cookie);
+    expect(refunded.status).toBe(200);
+    expect(await jobsOf('orders.sendRefundNotice', 'refundId', refunded.body.result.refundId as string)).toBe(0);
   });
 });

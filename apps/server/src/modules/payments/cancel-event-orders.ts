@@ -8,6 +8,7 @@ import { cancellationRefundKey, orderTopics, releaseHold, sendEventCancelledNoti
 import { order } from '../orders/schema';
 import { refundOrder } from './refund-order';
 import { refund } from './schema';
+import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 
 // What becomes of a cancelled event's orders (the events module marks the event cancelled and
 // enqueues this job in the same transaction): pending ones lose their hold, paid ones are
@@ -52,7 +53,7 @@ export async function cancelEventOrders(services: JobServices, input: { eventId:
   // The person whose orders the last page ended in: told once their last order is done.
   let person = null as Person | null;
   const tell = async (person: Person | null) => {
-    if (person?.told)
+    if (person?.told && canReceiveMail(person.email))
       await services.jobs.enqueue(
         db,
         sendEventCancelledNoticeJob,

@@ -22,6 +22,7 @@ import {
 } from './refund-state';
 import { order, orderLine } from '../orders/schema';
 import { refund } from './schema';
+import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 
 // An admin's refunds (orders.refund): recorded first, then sent to the provider with the refund's
 // own idempotency key. Decisions: docs/decisions/0021-refunds.md.
@@ -210,7 +211,7 @@ async function sendRefund(
     if (applied) await applyProviderState(tx, current!, given);
     const [after] = await tx.select().from(refund).where(eq(refund.id, row.id));
     // Made now: the buyer is told, once, after this commits.
-    if (applied && (after!.status === 'succeeded' || after!.status === 'pending'))
+    if (applied && (after!.status === 'succeeded' || after!.status === 'pending') && canReceiveMail(found.email))
       await jobs.enqueue(tx, sendRefundNoticeJob, { refundId: row.id });
     return { row: after!, applied };
   });

@@ -24,6 +24,7 @@ import { sendRefundJob } from './refund-order';
 import { emitOrderWebhook } from '../orders/orders.api';
 import { order } from '../orders/schema';
 import { refund } from './schema';
+import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 
 export type Settlement =
   | { outcome: 'paid'; order: Order }
@@ -118,7 +119,7 @@ export async function settlePayment(
         idempotencyKey: lateRefundKey(found.id),
       });
       await recordActivity(tx, found.id, 'late_payment_refunded', { amount: found.total, paymentRef: payment.ref });
-      await jobs.enqueue(tx, sendLatePaymentRefundNoticeJob, { orderId: found.id });
+      if (canReceiveMail(found.email)) await jobs.enqueue(tx, sendLatePaymentRefundNoticeJob, { orderId: found.id });
       await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.cancelled' });
       // Sent below; if that fails or the server stops first, the job sends it.
       await jobs.enqueue(tx, sendRefundJob, { refundId }, { startAfter: new Date(Date.now() + 60_000) });
