@@ -1,31 +1,20 @@
 import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
 import { accessibilityViolations } from './support/accessibility';
 import { callAs } from './support/browser';
 import { checkoutFrame, siteUrl, startSite } from './support/embed-site';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
-import { routeStripeJs } from './support/stripe-js';
+import { routeStripeJs, stripeJourney } from './support/stripe-js';
 
 // The embedded checkout with Stripe (decision 0061): a card, 3-D Secure included, is paid inside the
 // frame, in Stripe's own dialog; a method that goes on to the bank's page (which may refuse to be
 // shown inside another site) continues on the order's page in a new tab, and the frame says why.
 
 describe('a guest pays with Stripe on the organizer’s website', () => {
-  let standIn: StripeStandIn;
-  const journey = useJourney({
-    env: async () => {
-      standIn = await startStripeStandIn();
-      return {
-        STRIPE_SECRET_KEY: 'sk_test_embed_journey',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_embed_journey',
-        STRIPE_WEBHOOK_SECRET: 'whsec_embed_journey',
-        STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
-      };
-    },
-  });
+  const stripe = stripeJourney();
+  const journey = useJourney({ env: stripe.env });
   let buyer: Page;
   let site: Server;
   let siteOrigin = '';
@@ -52,11 +41,11 @@ describe('a guest pays with Stripe on the organizer’s website', () => {
     await call('events.setEmbedSites', { eventId, sites: [siteOrigin] });
     await organizer.close();
     buyer = await journey.newPage();
-    await routeStripeJs(buyer.context(), standIn);
+    await routeStripeJs(buyer.context(), stripe.standIn());
   });
   afterAll(async () => {
     site?.close();
-    await standIn?.close();
+    await stripe.close();
   });
 
   /** A guest's order of `count` tables in the frame, up to Stripe's payment form. */

@@ -1,24 +1,13 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStripeStandIn, type StripeStandIn } from '../apps/server/src/testing/stripe-stand-in';
 import { callAs } from './support/browser';
 import { useJourney } from './support/journey';
 import { signUpAndVerify } from './support/sign-in';
-import { routeStripeJs } from './support/stripe-js';
+import { routeStripeJs, stripeJourney } from './support/stripe-js';
 
 describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secure on the page, a bank’s page and back', () => {
-  let standIn: StripeStandIn;
-  const journey = useJourney({
-    env: async () => {
-      standIn = await startStripeStandIn();
-      return {
-        STRIPE_SECRET_KEY: 'sk_test_browser_journey',
-        STRIPE_PUBLISHABLE_KEY: 'pk_test_browser_journey',
-        STRIPE_WEBHOOK_SECRET: 'whsec_browser_journey',
-        STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
-      };
-    },
-  });
+  const stripe = stripeJourney();
+  const journey = useJourney({ env: stripe.env });
   let buyer: Page;
   let eventPath = '';
   let ticketTypeId = '';
@@ -30,7 +19,7 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     buyer.on('request', (request) => {
       if (/(^|\.)stripe\.(com|network)$/.test(new URL(request.url()).hostname)) stripeRequests.push(request.url());
     });
-    await routeStripeJs(context, standIn);
+    await routeStripeJs(context, stripe.standIn());
 
     // The organizer's side is covered by other journeys: here the event is made through the callables.
     const organizer = await journey.newPage();
@@ -60,7 +49,7 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
   });
 
   afterAll(async () => {
-    await standIn?.close();
+    await stripe.close();
   });
 
   it('loads nothing from Stripe on the home page, the event page, sign-in and choosing tickets', async () => {
@@ -108,24 +97,25 @@ describe('a buyer pays with Stripe: Stripe.js only at the payment step, 3-D Secu
     await expect.poll(() => buyer.getByRole('img', { name: /^QR code of ticket / }).count()).toBe(2);
   });
 
-  it('completes a payment without a redirect when the card needs no extra step', async () => {
+  /** One more ticket, from the event's page, paid with `card` in Stripe's form. */
+  async function payForOneTicket(card: string) {
     await buyer.goto(eventPath);
     await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
     await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
-    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4242 4242 4242 4242');
+    await buyer.getByLabel('Card number (Stripe stand-in)').fill(card);
     await buyer.getByRole('button', { name: 'Pay now' }).click();
+  }
+
+  it('completes a payment without a redirect when the card needs no extra step', async () => {
+    await payForOneTicket('4242 4242 4242 4242');
 
     await expect.poll(() => buyer.getByTestId('order-status').textContent(), { timeout: 10_000 }).toBe('Paid');
     // The payment was created with the server's amount (2 × €25.00, then 1 × €25.00), never the browser's.
-    expect([...standIn.intents.values()].map((intent) => intent.amount).sort()).toEqual([2500, 5000]);
+    expect([...stripe.standIn().intents.values()].map((intent) => intent.amount).sort()).toEqual([2500, 5000]);
   });
 
   it('authenticates a 3-D Secure card in Stripe’s dialog on the page, without leaving it', async () => {
-    await buyer.goto(eventPath);
-    await buyer.getByRole('spinbutton', { name: 'Number of Standing tickets' }).fill('1');
-    await buyer.getByRole('button', { name: 'Get 1 ticket' }).click();
-    await buyer.getByLabel('Card number (Stripe stand-in)').fill('4000 0025 0000 3155');
-    await buyer.getByRole('button', { name: 'Pay now' }).click();
+    await payForOneTicket('4000 0025 0000 3155');
     await buyer
       .getByRole('dialog', { name: '3D Secure 2 Test Page' })
       .getByRole('button', { name: 'Complete authentication' })

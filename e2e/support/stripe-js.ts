@@ -1,5 +1,5 @@
 import type { BrowserContext, Route } from 'playwright-core';
-import type { StripeStandIn } from '../../apps/server/src/testing/stripe-stand-in';
+import { startStripeStandIn, type StripeStandIn } from '../../apps/server/src/testing/stripe-stand-in';
 
 /**
  * Stands in for Stripe.js at its real address (https://js.stripe.com/<release>/stripe.js), served by
@@ -106,4 +106,28 @@ export async function routeStripeJs(context: BrowserContext, standIn: StripeStan
     const authenticate = form.get('method') === 'ideal' || card === '4000002500003155';
     return route.fulfill({ json: { id: intentId, status: authenticate ? 'requires_action' : 'succeeded' } });
   });
+}
+
+/**
+ * A journey's server with Stripe's keys and its API at a stand-in started for it: `env` for
+ * useJourney, and the stand-in once the server has started (closed with `close`).
+ */
+export function stripeJourney() {
+  let standIn: StripeStandIn | undefined;
+  return {
+    env: async () => {
+      standIn = await startStripeStandIn();
+      return {
+        STRIPE_SECRET_KEY: 'sk_test_browser_journey',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_browser_journey',
+        STRIPE_WEBHOOK_SECRET: 'whsec_browser_journey',
+        STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
+      };
+    },
+    standIn: () => {
+      if (!standIn) throw new Error('the Stripe stand-in starts with the journey’s server');
+      return standIn;
+    },
+    close: () => standIn?.close(),
+  };
 }

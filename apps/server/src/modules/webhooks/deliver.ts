@@ -1,7 +1,8 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db, Tx } from '../../platform/db/database';
-import { enqueueInStatement, waitingJobExists, type JobContext } from '../../platform/jobs/job-queue';
+import { enqueueInStatement, waitingJobExists } from '../../platform/jobs/in-statement';
+import type { JobContext } from '../../platform/jobs/job-queue';
 import { defineJob, type JobServices } from '../../platform/jobs/job-services';
 import { postWebhook, type PostResult } from './post-webhook';
 import { webhookDelivery, webhookEndpoint } from './schema';
