@@ -14,9 +14,17 @@ import { minutesAndSeconds, useSecondsLeft } from './use-countdown';
 // Stripe.js and its React bindings load only here, when a Stripe payment step opens.
 const StripePayment = lazy(() => import('./stripe-payment').then((module) => ({ default: module.StripePayment })));
 
-/** The order's own page (outside any frame), opened by the guest's token or the session. */
-const orderPageHref = (orderId: string, accessToken: string | undefined) =>
-  `/orders/${encodeURIComponent(orderId)}${accessToken ? `?token=${encodeURIComponent(accessToken)}` : ''}`;
+/**
+ * The order's own page (outside any frame), opened by the guest's token or the session; `paid`: as
+ * the page a payment comes back to.
+ */
+function orderPageHref(orderId: string, accessToken: string | undefined, { paid = false } = {}) {
+  const search = new URLSearchParams({
+    ...(paid ? { paid: '1' } : {}),
+    ...(accessToken ? { token: accessToken } : {}),
+  }).toString();
+  return `/orders/${encodeURIComponent(orderId)}${search ? `?${search}` : ''}`;
+}
 
 /**
  * A pending order's payment: the hold's countdown, the card form (Stripe's, or the sandbox's marked
@@ -104,7 +112,7 @@ export function PaymentStep({
             <StripePayment
               publishableKey={start.data.publishableKey}
               clientSecret={start.data.clientSecret}
-              returnUrl={`${location.origin}/orders/${order.id}?paid=1${accessToken ? `&token=${encodeURIComponent(accessToken)}` : ''}`}
+              returnUrl={`${location.origin}${orderPageHref(order.id, accessToken, { paid: true })}`}
               newTabHref={isEmbedded() ? orderPageHref(order.id, accessToken) : undefined}
               onPaid={onPaid}
             />
