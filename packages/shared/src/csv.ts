@@ -10,7 +10,7 @@ const Id = z.string().min(1).max(64);
 // ---------------------------------------------------------------------------------------------
 // Exports: `GET /files/events/:eventId/exports/<kind>.csv?excel=1&locale=de`
 
-export const exportKinds = ['attendees', 'orders', 'check-ins', 'codes'] as const;
+export const exportKinds = ['attendees', 'orders', 'check-ins', 'codes', 'waitlist'] as const;
 export const ExportKind = z.enum(exportKinds);
 export type ExportKind = z.infer<typeof ExportKind>;
 
