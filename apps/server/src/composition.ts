@@ -25,6 +25,7 @@ import {
   webhooksCallables,
   webhooksLiveQueries,
 } from './modules/webhooks/webhooks.api';
+import { offerFreedPlacesJobDefinition, waitlistCallables, waitlistLiveQueries } from './modules/waitlist/waitlist.api';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 
@@ -47,6 +48,7 @@ export const callables = [
   ...codesCallables,
   ...questionsCallables,
   ...webhooksCallables,
+  ...waitlistCallables,
   setAccountLanguageCallable,
   ...apiKeysCallables,
 ];
@@ -62,6 +64,7 @@ export const jobDefinitions = [
   deliverWebhookJob,
   sendDisabledNoticeJob,
   sweepWebhooksJob,
+  offerFreedPlacesJobDefinition,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,
@@ -76,4 +79,5 @@ export const liveQueries = [
   ...questionsLiveQueries,
   ...apiKeysLiveQueries,
   ...webhooksLiveQueries,
+  ...waitlistLiveQueries,
 ];

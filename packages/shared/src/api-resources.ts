@@ -76,3 +76,20 @@ export const TicketResource = z.object({
   time_zone: z.string(),
 });
 export type TicketResource = z.infer<typeof TicketResource>;
+
+/** A waiting-list entry as the webhooks show it (`waitlist.offered`, decision 0064). */
+export const WaitlistEntryResource = z.object({
+  object: z.literal('waitlist_entry'),
+  id: z.string(),
+  organization_id: z.string(),
+  event_id: z.string(),
+  ticket_type_id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  quantity: z.number().int(),
+  status: z.enum(['waiting', 'offered', 'left', 'removed', 'closed']),
+  joined_at: utcTime,
+  /** The hold offered: an order to pay (or accept, when free) until `hold_expires_at`. */
+  offer: z.object({ order_id: z.string(), quantity: z.number().int(), hold_expires_at: utcTime.nullable() }).nullable(),
+});
+export type WaitlistEntryResource = z.infer<typeof WaitlistEntryResource>;

@@ -7,6 +7,7 @@ import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
 import { questionFailures } from './questions';
 import { ticketFailures } from './tickets';
+import { waitlistFailures } from './waitlist';
 import { webhookFailures } from './webhooks';
 
 /**
@@ -25,6 +26,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...codeFailures,
   ...questionFailures,
   ...webhookFailures,
+  ...waitlistFailures,
 ]);
 export type FailureDetails = z.infer<typeof FailureDetails>;
 export type FailureReason = FailureDetails['reason'];

@@ -15,6 +15,7 @@ export const webhookEventTypes = [
   'ticket.holder_changed',
   'event.updated',
   'event.cancelled',
+  'waitlist.offered',
 ] as const;
 export const WebhookEventType = z.enum(webhookEventTypes);
 export type WebhookEventType = z.infer<typeof WebhookEventType>;

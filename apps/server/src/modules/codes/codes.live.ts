@@ -87,7 +87,7 @@ export const codeTicketTypesLive = defineLiveQuery(codeTicketTypes, {
       capacity: type.capacity,
       maxPerOrder: type.maxPerOrder,
       maxPerBuyer: least(type.maxPerBuyer, code.maxPerBuyer),
-      remaining: Math.max(0, least(type.capacity - type.sold - type.held, eventLeft, codeLeft)!),
+      remaining: type.waitlistWaiting > 0 ? 0 : Math.max(0, least(type.capacity - type.sold - type.held, eventLeft, codeLeft)!),
       position: type.position,
       code: code.code,
     }));

@@ -9,6 +9,7 @@ export { eventEndCallables, type EndEventOrders } from './event-end';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
+  offerFreedPlacesJob,
   releasePlaces,
   sellHeldPlaces,
   roomInStatement,
@@ -16,6 +17,7 @@ export {
   takePlaces,
   takeRoomInStatement,
   tryTakePlaces,
+  wakeWaitlist,
   type EventStatus,
   type PlaceKind,
   type PlaceLine,

@@ -55,12 +55,13 @@ async function shown<T extends { startsAt: Date; endsAt: Date; coverFile: string
 /**
  * What a buyer can still take: the event's places left, but no more than its visible ticket types
  * whose sales have not ended have left between them (an event of 100 places with types of 30 and
- * 40 has 70 to sell).
+ * 40 has 70 to sell). A type with people on its waiting list has none: they are offered its places first.
  */
 const remainingToBuy = sql<number>`least(
   ${event.capacity} - ${event.sold} - ${event.held},
   (select coalesce(sum(greatest(0, t.capacity - t.sold - t.held)), 0) from ticket_type t
-    where t.event_id = ${event.id} and not t.hidden and (t.sales_end is null or t.sales_end > now()))
+    where t.event_id = ${event.id} and not t.hidden and (t.sales_end is null or t.sales_end > now())
+      and t.waitlist_waiting = 0)
 )::int`;
 
 const publicColumns = {
@@ -119,7 +120,8 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
       capacity: type.capacity,
       maxPerOrder: type.maxPerOrder,
       maxPerBuyer: type.maxPerBuyer,
-      remaining: Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining)),
+      // People on the type's waiting list are offered its free places before the public (decision 0064).
+      remaining: type.waitlistWaiting > 0 ? 0 : Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining)),
       position: type.position,
     }));
   },

@@ -2,6 +2,7 @@ import type { SoldOutDetails } from '@admit/shared/orders';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
+import { enqueueInStatement, waitingJobExists } from '../../platform/jobs/in-statement';
 import { event, ticketType } from './schema';
 
 // The places of an event: every ticket sold or held counts once on its ticket type and once on the
@@ -44,10 +45,18 @@ const totalOf = (lines: readonly PlaceLine[]) => lines.reduce((sum, line) => sum
  * the event and on each ticket type. Throws SoldOut when any is short; the caller's transaction
  * then rolls back, so nothing is half taken. `eventStatuses`: the event must be in one of them
  * (checkout sells only while published; guests may be added until the event is over).
+ * `waitlistFirst` (checkout): a ticket type with people on its waiting list has no places to give,
+ * as they are offered to them first (decision 0064).
  */
 export async function takePlaces(
   tx: Tx,
-  input: { eventId: string; lines: readonly PlaceLine[]; as: PlaceKind; eventStatuses?: readonly EventStatus[] },
+  input: {
+    eventId: string;
+    lines: readonly PlaceLine[];
+    as: PlaceKind;
+    eventStatuses?: readonly EventStatus[];
+    waitlistFirst?: boolean;
+  },
 ): Promise<void> {
   const lines = inLockOrder(input.lines);
   const quantity = totalOf(lines);
@@ -77,6 +86,7 @@ export async function takePlaces(
           eq(ticketType.id, line.ticketTypeId),
           eq(ticketType.eventId, input.eventId),
           sql`${ticketType.sold} + ${ticketType.held} + ${line.quantity} <= ${ticketType.capacity}`,
+          input.waitlistFirst ? eq(ticketType.waitlistWaiting, 0) : undefined,
         ),
       )
       .returning({ id: ticketType.id });
@@ -85,7 +95,7 @@ export async function takePlaces(
       throw new SoldOut({
         ticketTypeId: line.ticketTypeId,
         requested: line.quantity,
-        remaining: now ? Math.max(0, now.capacity - now.sold - now.held) : 0,
+        remaining: now ? remainingOf(now, input.waitlistFirst) : 0,
       });
     }
   }
@@ -134,9 +144,38 @@ async function shiftPlaces(
   }
 }
 
-/** Gives places back to everyone: a hold that ended, or tickets that became void. */
-export function releasePlaces(tx: Tx, input: { eventId: string; lines: readonly PlaceLine[]; from: PlaceKind }) {
-  return shiftPlaces(tx, input, input.from === 'held' ? { held: -1, sold: 0 } : { held: 0, sold: -1 });
+/** What a buyer at the public page may take of a ticket type: nothing while people wait for it. */
+function remainingOf(type: typeof ticketType.$inferSelect, waitlistFirst = true): number {
+  return waitlistFirst && type.waitlistWaiting > 0 ? 0 : Math.max(0, type.capacity - type.sold - type.held);
+}
+
+/**
+ * Gives places back: a hold that ended, or tickets that became void. To the waiting list first,
+ * when someone of the event waits: the job that offers them is woken in the same transaction.
+ */
+export async function releasePlaces(tx: Tx, input: { eventId: string; lines: readonly PlaceLine[]; from: PlaceKind }) {
+  await shiftPlaces(tx, input, input.from === 'held' ? { held: -1, sold: 0 } : { held: 0, sold: -1 });
+  await wakeWaitlist(tx, input.eventId);
+}
+
+/** The job that offers an event's free places to its waiting list, in turn (the waitlist module runs it). */
+export const offerFreedPlacesJob = { name: 'waitlist.offerFreedPlaces' } as const;
+
+/**
+ * Enqueues offerFreedPlacesJob for the event when one of its ticket types has people waiting and
+ * no such job waits already (a burst of releases wakes one job). One statement; nothing without a list.
+ */
+export async function wakeWaitlist(tx: Tx, eventId: string, startAfter?: Date): Promise<void> {
+  const start = startAfter ? sql`${startAfter.toISOString()}::timestamptz` : sql`now()`;
+  await tx.execute(
+    enqueueInStatement(
+      offerFreedPlacesJob,
+      sql`jsonb_build_object('eventId', ${eventId}::text)`,
+      sql`(select 1 where exists (select 1 from ticket_type where event_id = ${eventId} and waitlist_waiting > 0)
+              and not ${waitingJobExists(offerFreedPlacesJob, 'eventId', sql`${eventId}::text`, start)}) as due`,
+      start,
+    ),
+  );
 }
 
 /** A paid hold: its places go from held to sold (they were taken when the hold began). */
@@ -149,7 +188,8 @@ export function sellHeldPlaces(tx: Tx, input: { eventId: string; lines: readonly
  * many orders of one ticket type at a time). `room` locks the event's row and the ticket type's (for
  * update) and says how many places both still have, while the event is on sale and the ticket type
  * is still what the caller saw (its price, visible, on sale now, with no limit per buyer: counting a
- * buyer's other orders needs a statement that starts after the lock, orders/order-quotas.ts). The caller decides which orders
+ * buyer's other orders needs a statement that starts after the lock, orders/order-quotas.ts; with
+ * nobody on its waiting list). The caller decides which orders
  * fit in `room.places`; `takeRoomInStatement` then counts their places on both rows. The capacity
  * check constraints stay the last word: a statement that would oversell fails whole.
  */
@@ -161,6 +201,7 @@ export function roomInStatement(input: { eventId: string; ticketTypeId: string; 
       from event e join ticket_type t on t.event_id = e.id
      where e.id = ${input.eventId} and e.status = 'published' and e.max_per_buyer is null
        and t.id = ${input.ticketTypeId} and t.price = ${input.price} and not t.hidden and t.max_per_buyer is null
+       and t.waitlist_waiting = 0
        and (t.sales_start is null or t.sales_start <= now()) and (t.sales_end is null or now() < t.sales_end)
      for update of e, t
   )`;

@@ -89,6 +89,12 @@ export const ticketType = pgTable(
     salesEnd: timestamp('sales_end', { withTimezone: true }),
     hidden: boolean('hidden').notNull().default(false),
     position: integer('position').notNull().default(0),
+    /**
+     * People on the type's waiting list who have not been offered places yet (the waitlist module
+     * keeps it). While above 0, places that come free go to them first: checkout sells none of the
+     * type (places.ts), and each release wakes the job that offers them (decision 0064).
+     */
+    waitlistWaiting: integer('waitlist_waiting').notNull().default(0),
     /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
@@ -99,6 +105,7 @@ export const ticketType = pgTable(
       'ticket_type_capacity_check',
       sql`${table.sold} >= 0 and ${table.held} >= 0 and ${table.sold} + ${table.held} <= ${table.capacity}`,
     ),
+    check('ticket_type_waitlist_waiting_check', sql`${table.waitlistWaiting} >= 0`),
   ],
 );
 

@@ -21,6 +21,7 @@ import type { QuestionRow } from '@admit/shared/questions';
 import { questionsOf } from '../questions/questions.api';
 import { answerColumns } from './answer-columns';
 import { codesExport } from './codes-export';
+import { waitlistExport } from './waitlist-export';
 import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
 import { pages, pageSize, type ExportContext, type ExportDefinition } from './export-definition';
 
@@ -326,7 +327,7 @@ const checkIns: ExportDefinition = {
   },
 };
 
-const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns, codes: codesExport };
+const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns, codes: codesExport, waitlist: waitlistExport };
 
 /** The day of the export on the event's clock, for the file name: `2030-01-10`. */
 const exportDate = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());

@@ -173,6 +173,32 @@ export async function composeGuestLink(content: GuestLinkContent): Promise<Email
   });
 }
 
+export interface WaitlistOfferContent extends OrderEmailRecipient {
+  count: number;
+  total: number;
+  expiresAt: Date;
+  /** The order's page (to pay) or the event's (to accept free tickets). */
+  url: string;
+}
+
+/** "Places came free for Jazz night": an offer to someone on the waiting list, held until a time (decision 0064). */
+export function composeWaitlistOffer(content: WaitlistOfferContent): Email {
+  const { intl, money, event: shown, common } = frame(content);
+  const event = shown.title;
+  const intro = intl.formatMessage(mailMessages.waitlistOfferIntro, { count: content.count, event, total: money(content.total) });
+  const until = formatEventStart(content.locale, content.expiresAt, content.event.timeZone);
+  return renderEmail(content.to, intl.formatMessage(mailMessages.waitlistOfferSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs: [intro, intl.formatMessage(mailMessages.waitlistOfferHold, { until })],
+    notes: [intl.formatMessage(mailMessages.waitlistOfferIgnore)],
+    action: {
+      label: intl.formatMessage(content.total > 0 ? mailMessages.waitlistOfferPay : mailMessages.waitlistOfferAccept),
+      url: content.url,
+    },
+  });
+}
+
 export interface RefundNoticeContent extends OrderEmailRecipient {
   amount: number;
   /** As the organizer wrote it. */

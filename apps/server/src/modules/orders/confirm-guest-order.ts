@@ -10,6 +10,7 @@ import { recordActivity } from './order-activity';
 import { enqueueConfirmation } from './order-emails';
 import { answersOf, placesOf, type Order } from './order-places';
 import { order } from './schema';
+import { emitOrderWebhook } from './order-resource';
 import { orderTopics } from './topics';
 
 /**
@@ -19,11 +20,25 @@ import { orderTopics } from './topics';
  */
 export async function confirmGuestOrder(ctx: CallContext, input: { orderId: string; accessToken: string }) {
   if (!tokenOpens(ctx.config, input.orderId, input.accessToken)) throw new CallableError('not-found', 'No such order');
+  // Only a guest's free places wait for their link; an order to pay is confirmed by its payment.
+  return confirmFreeHold(ctx, input.orderId, { buyerId: null, by: 'email' });
+}
+
+/**
+ * Free places held for someone become their tickets, emailed as any free order's: a guest's whose
+ * link was opened (`buyerId` null), or a waiting-list offer its person accepted (decision 0064).
+ * Once: asked again, it answers what the order is now. A hold that ended is released as an unpaid
+ * one is, and answers `expired`.
+ */
+export async function confirmFreeHold(
+  ctx: Pick<CallContext, 'db' | 'jobs' | 'publish'>,
+  orderId: string,
+  holder: { buyerId: string | null; by: 'email' | 'waitlist' },
+) {
   const confirmed = await ctx.db.transaction(async (tx): Promise<Order | null> => {
-    const [found] = await tx.select().from(order).where(eq(order.id, input.orderId)).for('update');
+    const [found] = await tx.select().from(order).where(eq(order.id, orderId)).for('update');
     if (!found) throw new CallableError('not-found', 'No such order');
-    // Only a guest's free places wait for their link; an order to pay is confirmed by its payment.
-    if (found.status !== 'pending' || found.total !== 0 || found.buyerId !== null) return null;
+    if (found.status !== 'pending' || found.total !== 0 || found.buyerId !== holder.buyerId) return null;
     const [confirmable] = await tx
       .update(order)
       .set({ status: 'paid' })
@@ -33,7 +48,7 @@ export async function confirmGuestOrder(ctx: CallContext, input: { orderId: stri
     const lines = await placesOf(tx, found.id);
     await sellHeldPlaces(tx, { eventId: found.eventId, lines });
     const [signing] = await tx
-      .select({ id: event.id, checkinKey: event.checkinKey })
+      .select({ id: event.id, checkinKey: event.checkinKey, organizationId: event.organizationId })
       .from(event)
       .where(eq(event.id, found.eventId));
     const answers = await answersOf(tx, found.id);
@@ -47,7 +62,9 @@ export async function confirmGuestOrder(ctx: CallContext, input: { orderId: stri
         answers: answers.get(line.ticketTypeId),
       })),
     });
-    await recordActivity(tx, found.id, 'confirmed', { by: 'email' });
+    await recordActivity(tx, found.id, 'confirmed', { by: holder.by });
+    if (holder.by === 'waitlist')
+      await emitOrderWebhook(tx, { organizationId: signing!.organizationId, orderId: found.id, type: 'order.paid' });
     await enqueueConfirmation(ctx.jobs, tx, { orderId: found.id, email: found.email });
     return confirmable;
   });
@@ -56,8 +73,8 @@ export async function confirmGuestOrder(ctx: CallContext, input: { orderId: stri
     return { status: confirmed.status };
   }
   // Not confirmed: a hold that ran out ends now (its job may not have run yet); otherwise as it is.
-  const released = await releaseHold(ctx.db, input.orderId, 'expired', { onlyIfDue: true });
+  const released = await releaseHold(ctx.db, orderId, 'expired', { onlyIfDue: true });
   if (released) ctx.publish(...orderTopics(released));
-  const [now] = await ctx.db.select({ status: order.status }).from(order).where(eq(order.id, input.orderId));
+  const [now] = await ctx.db.select({ status: order.status }).from(order).where(eq(order.id, orderId));
   return { status: now!.status };
 }

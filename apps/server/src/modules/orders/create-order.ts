@@ -91,7 +91,13 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
 
   const place = () =>
     ctx.db.transaction(async (tx) => {
-      await takePlaces(tx, { eventId: found.id, lines: input.lines, as: held ? 'held' : 'sold', eventStatuses: ['published'] });
+      await takePlaces(tx, {
+        eventId: found.id,
+        lines: input.lines,
+        as: held ? 'held' : 'sold',
+        eventStatuses: ['published'],
+        waitlistFirst: true,
+      });
       if (held)
         await requireHoldWithinLimit(tx, {
           buyer,

@@ -54,7 +54,7 @@ export interface OrderEmailDeps {
 // number get a reserved `.invalid` one until they add theirs; a guest-list plus-one has none at
 // all) or the email went out before.
 
-async function findOrderWithEvent(db: Db, orderId: string) {
+export async function findOrderWithEvent(db: Db, orderId: string) {
   const [found] = await db
     .select({ order, event, organizer: organization.name, logoFile: organization.logo, accountLocale: personLanguage.locale })
     .from(order)
@@ -69,7 +69,7 @@ async function findOrderWithEvent(db: Db, orderId: string) {
 type Found = Awaited<ReturnType<typeof findOrderWithEvent>>;
 
 /** The cover's and the logo's JPEG variants an email shows (by URL) and a PDF embeds (by bytes). */
-async function picturesFor(deps: OrderEmailDeps, found: Found) {
+export async function picturesFor(deps: OrderEmailDeps, found: Found) {
   const [cover, logo] = await Promise.all([
     jpegVariantOf(deps.db, found.event.coverFile, 800),
     jpegVariantOf(deps.db, found.logoFile, 100),
@@ -94,7 +94,7 @@ const eventIn = (found: Found, locale: Locale) => {
   return { ...found.event, title, venue };
 };
 
-function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
+export function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
   // The language the buyer chose last in the app, else the one they ordered in.
   const locale = isLocale(found.accountLocale)
     ? found.accountLocale
@@ -117,7 +117,7 @@ function recipientOf(found: Found, publicUrl: string): OrderEmailRecipient {
  * also when an earlier try sent it and stopped (a worker killed) before writing the line. False
  * when an earlier try had sent it.
  */
-async function sendOnce(deps: OrderEmailDeps, orderId: string, email: Email, key: string, detail: Record<string, string>) {
+export async function sendOnce(deps: OrderEmailDeps, orderId: string, email: Email, key: string, detail: Record<string, string>) {
   const sent = await deps.mailer.send(email, { idempotencyKey: key });
   if (await recordActivityOnce(deps.db, `email:${key}`, orderId, 'email_sent', detail)) deps.publish?.(orderTopic(orderId));
   return sent;

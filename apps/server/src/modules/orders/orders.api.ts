@@ -23,3 +23,5 @@ export { cancellationRefundKey } from './refund-keys';
 export { eventOrdersTopic, orderTopic, orderTopics } from './topics';
 export { ordersJobs } from './orders.jobs';
 export { emitOrderWebhook, orderResource, orderResources } from './order-resource';
+export { confirmFreeHold } from './confirm-guest-order';
+export { holdForWaitlist, type WaitlistHold } from './waitlist-offers';

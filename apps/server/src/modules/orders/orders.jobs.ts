@@ -6,6 +6,7 @@ import {
   sendLatePaymentRefundNoticeJob,
   sendRefundNoticeJob,
 } from './order-emails';
+import { sendWaitlistOfferJob } from './waitlist-offers';
 
 // The orders module's background work, each defined next to what it does. Every job is enqueued in
 // the transaction of the change that causes it and is idempotent: an email carries a key the
@@ -18,4 +19,5 @@ export const ordersJobs = [
   sendLatePaymentRefundNoticeJob,
   expireHoldJob,
   sendEventCancelledNoticeJob,
+  sendWaitlistOfferJob,
 ];

@@ -10,7 +10,7 @@ import { schema, type JobDefinition } from './job-queue';
  * expression of the job's data (jsonb), `from` the rows to make a job for (none: no job), and
  * `startAfter` when it may start (an expression over them; default now).
  */
-export function enqueueInStatement(job: JobDefinition<never, never>, data: SQL, from: SQL, startAfter?: SQL): SQL {
+export function enqueueInStatement(job: Pick<JobDefinition<never, never>, 'name'>, data: SQL, from: SQL, startAfter?: SQL): SQL {
   const start = startAfter ?? sql`now()`;
   return sql`insert into ${sql.raw(schema)}.job (name, data, retry_limit, retry_delay, retry_backoff, expire_in, start_after, keep_until, dead_letter, policy)
     select q.name, ${data}, q.retry_limit, greatest(q.retry_delay, case when q.retry_backoff then 1 else 0 end), q.retry_backoff,
@@ -25,7 +25,7 @@ export function enqueueInStatement(job: JobDefinition<never, never>, data: SQL, 
  * True (in SQL) when a job of this kind waits to start by `by` (default now), whose data's `field` is
  * `value`: a statement enqueues one only when none waits (a burst of changes wakes one job, not one each).
  */
-export function waitingJobExists(job: JobDefinition<never, never>, field: string, value: SQL, by?: SQL): SQL {
+export function waitingJobExists(job: Pick<JobDefinition<never, never>, 'name'>, field: string, value: SQL, by?: SQL): SQL {
   return sql`exists (select 1 from ${sql.raw(schema)}.job waiting
                       where waiting.name = ${job.name} and waiting.state = 'created'
                         and waiting.start_after <= ${by ?? sql`now()`} and waiting.data ->> ${field} = ${value})`;

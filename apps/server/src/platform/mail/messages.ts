@@ -142,6 +142,22 @@ export const mailMessages = {
     id: 'mail.guestLink.ignore',
     defaultMessage: 'If you did not order these tickets, ignore this email: nothing is issued without the link.',
   },
+  waitlistOfferSubject: { id: 'mail.waitlistOffer.subject', defaultMessage: 'Places came free for {event}' },
+  waitlistOfferIntro: {
+    id: 'mail.waitlistOffer.intro',
+    defaultMessage:
+      'You were on the waiting list for {event}: {count, plural, one {a ticket is} other {# tickets are}} now held for you, for {total}.',
+  },
+  waitlistOfferHold: {
+    id: 'mail.waitlistOffer.hold',
+    defaultMessage: 'The offer holds until {until}. Then the places go to the next person waiting.',
+  },
+  waitlistOfferPay: { id: 'mail.waitlistOffer.pay', defaultMessage: 'Pay for my tickets' },
+  waitlistOfferAccept: { id: 'mail.waitlistOffer.accept', defaultMessage: 'Accept my tickets' },
+  waitlistOfferIgnore: {
+    id: 'mail.waitlistOffer.ignore',
+    defaultMessage: 'Not going after all? Do nothing, or leave the waiting list on the event’s page.',
+  },
   orderFooter: {
     id: 'mail.order.footer',
     defaultMessage: 'Admit — tickets and check-in. You get this email because of an order with this address on {host}.',
