@@ -34,6 +34,22 @@ const checks: { name: string; query: SQL }[] = [
          or e.held <> coalesce((select sum(held) from ticket_type where event_id = e.id), 0)`,
   },
   {
+    name: "ticket type waitlist_waiting differs from its waiting-list entries that wait",
+    query: sql`
+      select tt.id, tt.waitlist_waiting,
+        (select count(*)::int from waitlist_entry w where w.ticket_type_id = tt.id and w.status = 'waiting') as waiting
+      from ticket_type tt
+      where tt.waitlist_waiting <> (select count(*) from waitlist_entry w where w.ticket_type_id = tt.id and w.status = 'waiting')`,
+  },
+  {
+    name: 'a waiting-list offer without its own order (none, or one offered twice)',
+    query: sql`
+      select w.id, w.offer_order_id from waitlist_entry w
+      where (w.status = 'offered' and w.offer_order_id is null)
+         or (w.offer_order_id is not null and exists (
+               select 1 from waitlist_entry other where other.offer_order_id = w.offer_order_id and other.id <> w.id))`,
+  },
+  {
     name: 'ticket type sold differs from its number of valid tickets',
     query: sql`
       select tt.id, tt.sold, (select count(*)::int from ticket t where t.ticket_type_id = tt.id and t.status = 'valid') as valid_tickets
