@@ -46,6 +46,14 @@ import {
   rotateWebhookSecret,
   updateWebhook,
 } from '@admit/shared/webhooks';
+import {
+  acceptWaitlistOffer,
+  configureWaitlist,
+  joinWaitlist,
+  leaveWaitlist,
+  offerWaitlistEntry,
+  removeWaitlistEntry,
+} from '@admit/shared/waitlist';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +102,9 @@ interface World {
   /** A webhook endpoint of the organization, and the delivery of its test ping. */
   webhookEndpointId: string;
   webhookDeliveryId: string;
+  /** A sold-out ticket type of the published event (its one place the staff member's), and the buyer's entry on its waiting list. */
+  waitlistTypeId: string;
+  waitlistEntryId: string;
 }
 
 interface Row<Input = unknown> {
@@ -326,6 +337,24 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
   }),
   callableRow(deleteCode, { input: (w) => ({ eventId: w.publishedEventId, codeId: w.codeId }), expect: adminUp }),
+  callableRow(configureWaitlist, { input: (w) => ({ eventId: w.draftEventId, enabled: true }), expect: adminUp }),
+  callableRow(joinWaitlist, {
+    input: (w) => ({ eventId: w.publishedEventId, ticketTypeId: w.waitlistTypeId, quantity: 1 }),
+    expect: { ...anyoneSignedIn, buyer: 'failed-precondition' },
+    note: 'anyone signed in may wait for a sold-out type; the buyer waits already',
+  }),
+  callableRow(leaveWaitlist, { input: (w) => ({ entryId: w.waitlistEntryId }), expect: ownOnly }),
+  callableRow(acceptWaitlistOffer, {
+    input: (w) => ({ entryId: w.waitlistEntryId }),
+    expect: { ...ownOnly, buyer: 'failed-precondition' },
+    note: 'the entry’s person only; nothing is offered to it yet',
+  }),
+  callableRow(removeWaitlistEntry, { input: (w) => ({ entryId: w.waitlistEntryId }), expect: adminUp }),
+  callableRow(offerWaitlistEntry, {
+    input: (w) => ({ entryId: w.waitlistEntryId }),
+    expect: { ...adminUp, admin: 'failed-precondition', owner: 'failed-precondition' },
+    note: 'its admins may; no place is free',
+  }),
   callableRow(createWebhook, {
     input: (w) => ({ organizationId: w.organizationId, url: 'http://127.0.0.1:9/other', eventTypes: ['order.paid'] }),
     expect: adminUp,
@@ -432,6 +461,13 @@ const liveQueryMatrix: Record<string, Row> = {
     expect: { ...staffUp, signedOut: 'not-found' },
     note: 'a draft’s, to its organization; a published event’s, to everyone (its buyers answer them)',
   },
+  'waitlist.settings': {
+    input: (w) => ({ eventId: w.draftEventId }),
+    expect: { ...staffUp, signedOut: 'not-found' },
+    note: 'a draft’s, to its organization; a published event’s, to everyone',
+  },
+  'waitlist.mine': { input: (w) => ({ eventId: w.publishedEventId }), expect: anyoneSignedIn },
+  'waitlist.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'names and addresses' },
   'codes.ticketTypes': {
     input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX' }),
     expect: everyone,
@@ -453,6 +489,7 @@ const routeMatrix: Record<string, Row> = {
     expect: adminUp,
     note: 'the codes are secrets',
   },
+  'waitlist export': { input: (w) => `/files/events/${w.publishedEventId}/exports/waitlist.csv`, expect: adminUp },
 };
 
 type Person = Awaited<ReturnType<TestApp['signUp']>>;
@@ -563,7 +600,22 @@ async function newWorld(): Promise<World> {
   if (hooked.status !== 200) throw new Error(`set-up webhook failed: ${JSON.stringify(hooked.body)}`);
   const pinged = await t.call(pingWebhook, { endpointId: hooked.body.result.endpointId }, owner);
   if (pinged.status !== 200) throw new Error(`set-up ping failed: ${JSON.stringify(pinged.body)}`);
+  const waitlistTypeId = await addTicketTypeAs(t, owner, published.eventId, { name: 'Last one', capacity: 1 });
+  const lastOne = await t.call(
+    createOrder,
+    { eventId: published.eventId, lines: [{ ticketTypeId: waitlistTypeId, quantity: 1 }] },
+    people.staff.cookie,
+  );
+  await t.call(configureWaitlist, { eventId: published.eventId, enabled: true }, owner);
+  const joined = await t.call(
+    joinWaitlist,
+    { eventId: published.eventId, ticketTypeId: waitlistTypeId, quantity: 1 },
+    people.buyer.cookie,
+  );
+  if (lastOne.status !== 200 || joined.status !== 200) throw new Error(`set-up waitlist failed: ${JSON.stringify(joined.body)}`);
   return {
+    waitlistTypeId,
+    waitlistEntryId: joined.body.result.entryId,
     webhookEndpointId: hooked.body.result.endpointId,
     webhookDeliveryId: pinged.body.result.deliveryId,
     changeId: moved.body.result.change.id,
