@@ -16,7 +16,8 @@ type Settings = typeof waitlistSettings.$inferSelect;
 /**
  * Offers an event's free places to the people waiting, in the order they joined, each as a hold of
  * the places they asked for (decision 0064). One transaction with the event's row and its waited-for
- * ticket types locked (in places.ts's order): two runs never offer the same places, and a crash
+ * ticket types locked (in places.ts's order, `no key update` as an update takes, so that the rows
+ * written with them that refer to them do not wait): two runs never offer the same places, and a crash
  * offers nothing, so the job that runs it again offers each place once. Returns the entries offered.
  *
  * On a type, the first entry waits until as many places are free as it asked for, and those after it
@@ -25,7 +26,7 @@ type Settings = typeof waitlistSettings.$inferSelect;
  */
 export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string): Promise<Entry[]> {
   return db.transaction(async (tx) => {
-    const [found] = await tx.select().from(event).where(eq(event.id, eventId)).for('update');
+    const [found] = await tx.select().from(event).where(eq(event.id, eventId)).for('no key update');
     if (!found) return [];
     const [settings] = await tx.select().from(waitlistSettings).where(eq(waitlistSettings.eventId, eventId));
     if (!settings?.enabled || found.startsAt <= new Date() || ['ended', 'cancelled'].includes(found.status)) {
@@ -39,7 +40,7 @@ export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string)
       .from(ticketType)
       .where(and(eq(ticketType.eventId, eventId), gt(ticketType.waitlistWaiting, 0)))
       .orderBy(asc(ticketType.id))
-      .for('update');
+      .for('no key update');
     let eventFree = found.capacity - found.sold - found.held;
     const offered: Entry[] = [];
     for (const type of types) {

@@ -94,9 +94,11 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
     const email = ctx.user.email.toLowerCase();
     const entryId = randomUUID();
     await ctx.db.transaction(async (tx) => {
-      // The type's row, locked: joins and offers of one type take their turn.
-      const [locked] = await tx.select().from(ticketType).where(eq(ticketType.id, type.id)).for('update');
-      const [eventNow] = await tx.select().from(event).where(eq(event.id, found.id));
+      // The event's row and the type's, locked in places.ts's order (the event first): joins and
+      // offers take their turn. `no key update`, as an update takes: the rows that refer to them
+      // (this entry, an offer's order) only need their keys to stay.
+      const [eventNow] = await tx.select().from(event).where(eq(event.id, found.id)).for('no key update');
+      const [locked] = await tx.select().from(ticketType).where(eq(ticketType.id, type.id)).for('no key update');
       const remaining = Math.min(locked!.capacity - locked!.sold - locked!.held, eventNow!.capacity - eventNow!.sold - eventNow!.held);
       // Places anyone may buy: no list to wait on (unless others wait already: they come first).
       if (remaining > 0 && locked!.waitlistWaiting === 0) throw failed('Tickets are available', { reason: 'not-sold-out', remaining });
@@ -234,9 +236,9 @@ export const offerWaitlistEntryCallable = defineCallable(offerWaitlistEntry, {
   async handler(input, ctx) {
     const { entry, found } = await requireEntryAdmin(ctx, input.entryId);
     const orderId = await ctx.db.transaction(async (tx) => {
-      const [eventNow] = await tx.select().from(event).where(eq(event.id, found.id)).for('update');
-      const [type] = await tx.select().from(ticketType).where(eq(ticketType.id, entry.ticketTypeId)).for('update');
-      const [current] = await tx.select().from(waitlistEntry).where(eq(waitlistEntry.id, entry.id)).for('update');
+      const [eventNow] = await tx.select().from(event).where(eq(event.id, found.id)).for('no key update');
+      const [type] = await tx.select().from(ticketType).where(eq(ticketType.id, entry.ticketTypeId)).for('no key update');
+      const [current] = await tx.select().from(waitlistEntry).where(eq(waitlistEntry.id, entry.id)).for('no key update');
       const [settings] = await tx.select().from(waitlistSettings).where(eq(waitlistSettings.eventId, found.id));
       if (current!.status !== 'waiting' || !settings?.enabled)
         throw failed('Only an entry that waits can be offered places', { reason: 'not-waiting', status: current!.status });
