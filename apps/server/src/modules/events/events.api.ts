@@ -9,6 +9,8 @@ export { eventEndCallables, type EndEventOrders } from './event-end';
 export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
+  clearWaiting,
+  countWaiting,
   offerFreedPlacesJob,
   releasePlaces,
   sellHeldPlaces,

@@ -158,6 +158,25 @@ export async function releasePlaces(tx: Tx, input: { eventId: string; lines: rea
   await wakeWaitlist(tx, input.eventId);
 }
 
+/**
+ * Counts people on a ticket type's waiting list (`change` +1 joined, -1 offered or gone): while any
+ * wait, checkout sells none of the type and its freed places go to them (the waitlist module keeps it).
+ */
+export async function countWaiting(tx: Tx, ticketTypeId: string, change: 1 | -1): Promise<void> {
+  await tx
+    .update(ticketType)
+    .set({ waitlistWaiting: sql`${ticketType.waitlistWaiting} + ${change}` })
+    .where(eq(ticketType.id, ticketTypeId));
+}
+
+/** Nobody waits for the event's ticket types any more (its list closed): their places are everyone's again. */
+export async function clearWaiting(tx: Tx, eventId: string): Promise<void> {
+  await tx
+    .update(ticketType)
+    .set({ waitlistWaiting: 0 })
+    .where(and(eq(ticketType.eventId, eventId), sql`${ticketType.waitlistWaiting} > 0`));
+}
+
 /** The job that offers an event's free places to its waiting list, in turn (the waitlist module runs it). */
 export const offerFreedPlacesJob = { name: 'waitlist.offerFreedPlaces' } as const;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import { defineJob } from '../../platform/jobs/job-services';
-import { eventTopic, offerFreedPlacesJob, SoldOut } from '../events/events.api';
+import { clearWaiting, countWaiting, eventTopic, offerFreedPlacesJob, SoldOut } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { holdForWaitlist, orderTopics } from '../orders/orders.api';
 import { emitWaitlistWebhook } from './waitlist-resource';
@@ -103,10 +103,7 @@ export async function offer(
     .where(and(eq(waitlistEntry.id, entry.id), eq(waitlistEntry.status, 'waiting')))
     .returning();
   if (!updated) throw new Error(`Waitlist entry ${entry.id} is no longer waiting`);
-  await tx
-    .update(ticketType)
-    .set({ waitlistWaiting: sql`${ticketType.waitlistWaiting} - 1` })
-    .where(eq(ticketType.id, type.id));
+  await countWaiting(tx, type.id, -1);
   await emitWaitlistWebhook(tx, { organizationId: found.organizationId, entryId: entry.id, type: 'waitlist.offered' });
   return updated;
 }
@@ -117,10 +114,7 @@ export async function closeList(tx: Tx, eventId: string): Promise<void> {
     .update(waitlistEntry)
     .set({ status: 'closed', endedAt: sql`now()` })
     .where(and(eq(waitlistEntry.eventId, eventId), eq(waitlistEntry.status, 'waiting')));
-  await tx
-    .update(ticketType)
-    .set({ waitlistWaiting: 0 })
-    .where(and(eq(ticketType.eventId, eventId), gt(ticketType.waitlistWaiting, 0)));
+  await clearWaiting(tx, eventId);
 }
 
 /**

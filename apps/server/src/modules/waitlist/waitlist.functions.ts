@@ -14,7 +14,7 @@ import { recordAudit } from '../../platform/audit/audit-log';
 import type { Db } from '../../platform/db/database';
 import { defineCallable, type AuthedCallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { eventTopic, findEvent, requireEventRole, wakeWaitlist } from '../events/events.api';
+import { countWaiting, eventTopic, findEvent, requireEventRole, wakeWaitlist } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { confirmFreeHold, orderTopics, releaseHold } from '../orders/orders.api';
 import { order } from '../orders/schema';
@@ -124,10 +124,7 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
         quantity: input.quantity,
         locale: ctx.locale,
       });
-      await tx
-        .update(ticketType)
-        .set({ waitlistWaiting: sql`${ticketType.waitlistWaiting} + 1` })
-        .where(eq(ticketType.id, type.id));
+      await countWaiting(tx, type.id, 1);
       // Places that came free while the list was empty are offered now, in turn.
       await wakeWaitlist(tx, found.id);
     });
@@ -165,10 +162,7 @@ async function endWaiting(db: Db, entryId: string, status: 'left' | 'removed'): 
       .where(and(eq(waitlistEntry.id, entryId), eq(waitlistEntry.status, 'waiting')))
       .returning();
     if (!ended) return false;
-    await tx
-      .update(ticketType)
-      .set({ waitlistWaiting: sql`${ticketType.waitlistWaiting} - 1` })
-      .where(eq(ticketType.id, ended.ticketTypeId));
+    await countWaiting(tx, ended.ticketTypeId, -1);
     // The next entry may fit in what is free now (or, with nobody left, the public may buy).
     await wakeWaitlist(tx, ended.eventId);
     return true;
