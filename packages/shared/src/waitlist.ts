@@ -25,7 +25,11 @@ export const WaitlistSettings = z.strictObject({
   partialOffers: z.boolean().default(false),
 });
 export type WaitlistSettings = z.input<typeof WaitlistSettings>;
-export const configureWaitlist = defineCallableContract('waitlist.configure', WaitlistSettings, z.object({ enabled: z.boolean() }));
+export const configureWaitlist = defineCallableContract(
+  'waitlist.configure',
+  WaitlistSettings,
+  z.object({ enabled: z.boolean() }),
+);
 
 /** The list's settings as anyone who may see the event sees them (the public page offers to join). */
 export const WaitlistSettingsRow = z.object({
@@ -39,7 +43,11 @@ export const WaitlistSettingsRow = z.object({
   waitingTypeIds: z.array(z.string()),
 });
 export type WaitlistSettingsRow = z.infer<typeof WaitlistSettingsRow>;
-export const waitlistSettings = defineLiveQueryContract('waitlist.settings', z.strictObject({ eventId: Id }), WaitlistSettingsRow);
+export const waitlistSettings = defineLiveQueryContract(
+  'waitlist.settings',
+  z.strictObject({ eventId: Id }),
+  WaitlistSettingsRow,
+);
 
 export const joinWaitlist = defineCallableContract(
   'waitlist.join',
@@ -47,7 +55,11 @@ export const joinWaitlist = defineCallableContract(
   z.object({ entryId: z.string(), position: z.number() }),
 );
 /** The person leaves the list (waiting, or turning down an offer: its hold ends at once). */
-export const leaveWaitlist = defineCallableContract('waitlist.leave', z.strictObject({ entryId: Id }), z.object({ status: z.string() }));
+export const leaveWaitlist = defineCallableContract(
+  'waitlist.leave',
+  z.strictObject({ entryId: Id }),
+  z.object({ status: z.string() }),
+);
 /** A free offer taken: its held places become tickets. (An offer to pay is taken by paying its order.) */
 export const acceptWaitlistOffer = defineCallableContract(
   'waitlist.accept',

@@ -34,7 +34,7 @@ const checks: { name: string; query: SQL }[] = [
          or e.held <> coalesce((select sum(held) from ticket_type where event_id = e.id), 0)`,
   },
   {
-    name: "ticket type waitlist_waiting differs from its waiting-list entries that wait",
+    name: 'ticket type waitlist_waiting differs from its waiting-list entries that wait',
     query: sql`
       select tt.id, tt.waitlist_waiting,
         (select count(*)::int from waitlist_entry w where w.ticket_type_id = tt.id and w.status = 'waiting') as waiting

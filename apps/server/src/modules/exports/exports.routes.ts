@@ -327,7 +327,13 @@ const checkIns: ExportDefinition = {
   },
 };
 
-const definitions: Record<ExportKind, ExportDefinition> = { attendees, orders, 'check-ins': checkIns, codes: codesExport, waitlist: waitlistExport };
+const definitions: Record<ExportKind, ExportDefinition> = {
+  attendees,
+  orders,
+  'check-ins': checkIns,
+  codes: codesExport,
+  waitlist: waitlistExport,
+};
 
 /** The day of the export on the event's clock, for the file name: `2030-01-10`. */
 const exportDate = (timeZone: string) => new Intl.DateTimeFormat('en-CA', { timeZone }).format(new Date());

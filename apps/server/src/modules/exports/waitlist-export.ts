@@ -7,7 +7,13 @@ import { pages, pageSize, type ExportDefinition } from './export-definition';
 
 /** An offered entry's outcome: its order's (paid or accepted: tickets; ended unpaid: expired). */
 const outcome = (status: string, orderStatus: string | null) =>
-  status !== 'offered' ? status : orderStatus === 'pending' ? 'offered' : ['expired', 'cancelled', null].includes(orderStatus) ? 'expired' : 'accepted';
+  status !== 'offered'
+    ? status
+    : orderStatus === 'pending'
+      ? 'offered'
+      : ['expired', 'cancelled', null].includes(orderStatus)
+        ? 'expired'
+        : 'accepted';
 
 /**
  * An event's waiting list (its admins), in the order people joined: who waits for what, their place

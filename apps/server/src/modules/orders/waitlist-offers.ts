@@ -85,4 +85,3 @@ export const sendWaitlistOfferJob = defineJob({
     await sendWaitlistOffer(services, orderId);
   },
 });
-

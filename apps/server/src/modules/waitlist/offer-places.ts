@@ -133,7 +133,6 @@ export const offerFreedPlacesJobDefinition = defineJob({
       throw error;
     });
     services.publish(waitlistTopic(eventId), eventTopic(eventId));
-    for (const entry of offered)
-      services.publish(...orderTopics({ id: entry.offerOrderId!, eventId, buyerId: entry.personId }));
+    for (const entry of offered) services.publish(...orderTopics({ id: entry.offerOrderId!, eventId, buyerId: entry.personId }));
   },
 });

@@ -26,7 +26,10 @@ describe('a worker killed while it offers places to a waiting list', () => {
       const workers: ManagedProcess[] = [];
       try {
         const owner = await t.signUp('Olga Owner');
-        const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { capacity: 30, ticketTypes: [{ capacity: 30 }] });
+        const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+          capacity: 30,
+          ticketTypes: [{ capacity: 30 }],
+        });
         const ticketTypeId = ticketTypeIds[0]!;
         await t.call(configureWaitlist, { eventId, enabled: true }, owner.cookie);
         const holders = await Promise.all(Array.from({ length: 10 }, (_, index) => t.signUp(`Holder ${index + 1}`)));
@@ -70,8 +73,7 @@ describe('a worker killed while it offers places to a waiting list', () => {
           workers.push(worker);
           return worker;
         };
-        const offered = async () =>
-          (await t.db.select().from(waitlistEntry).where(eq(waitlistEntry.status, 'offered'))).length;
+        const offered = async () => (await t.db.select().from(waitlistEntry).where(eq(waitlistEntry.status, 'offered'))).length;
         const offerMails = () => t.db.select().from(outboxMessage).where(like(outboxMessage.subject, 'Places came free%'));
 
         // Killed as soon as it runs, then again once the offers are made and their emails going out.
@@ -86,7 +88,12 @@ describe('a worker killed while it offers places to a waiting list', () => {
         expect(entries.map((entry) => entry.status)).toEqual([...Array(30).fill('offered'), ...Array(15).fill('waiting')]);
         const mails = await offerMails();
         expect(new Set(mails.map((mail) => mail.to)).size).toBe(30);
-        expect(mails.map((mail) => mail.to).sort()).toEqual(waiting.slice(0, 30).map((person) => person.user.email).sort());
+        expect(mails.map((mail) => mail.to).sort()).toEqual(
+          waiting
+            .slice(0, 30)
+            .map((person) => person.user.email)
+            .sort(),
+        );
         expect(await dataInvariantViolations(t.db)).toEqual([]);
       } finally {
         for (const worker of workers) if (worker.running()) await worker.stop('SIGTERM');

@@ -99,9 +99,13 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
       // (this entry, an offer's order) only need their keys to stay.
       const [eventNow] = await tx.select().from(event).where(eq(event.id, found.id)).for('no key update');
       const [locked] = await tx.select().from(ticketType).where(eq(ticketType.id, type.id)).for('no key update');
-      const remaining = Math.min(locked!.capacity - locked!.sold - locked!.held, eventNow!.capacity - eventNow!.sold - eventNow!.held);
+      const remaining = Math.min(
+        locked!.capacity - locked!.sold - locked!.held,
+        eventNow!.capacity - eventNow!.sold - eventNow!.held,
+      );
       // Places anyone may buy: no list to wait on (unless others wait already: they come first).
-      if (remaining > 0 && locked!.waitlistWaiting === 0) throw failed('Tickets are available', { reason: 'not-sold-out', remaining });
+      if (remaining > 0 && locked!.waitlistWaiting === 0)
+        throw failed('Tickets are available', { reason: 'not-sold-out', remaining });
       const [already] = await tx
         .select({ id: waitlistEntry.id })
         .from(waitlistEntry)
@@ -192,7 +196,8 @@ export const acceptWaitlistOfferCallable = defineCallable(acceptWaitlistOffer, {
     if (entry.status !== 'offered' || !entry.offerOrderId)
       throw failed('Nothing is offered to this entry', { reason: 'not-waiting', status: entry.status });
     const [held] = await ctx.db.select({ total: order.total }).from(order).where(eq(order.id, entry.offerOrderId));
-    if (held && held.total > 0) throw failed('This offer is taken by paying its order', { reason: 'not-waiting', status: 'offered' });
+    if (held && held.total > 0)
+      throw failed('This offer is taken by paying its order', { reason: 'not-waiting', status: 'offered' });
     const { status } = await confirmFreeHold(ctx, entry.offerOrderId, { buyerId: ctx.user.id, by: 'waitlist' });
     ctx.publish(waitlistTopic(entry.eventId));
     return { orderId: entry.offerOrderId, status };
@@ -239,7 +244,8 @@ export const offerWaitlistEntryCallable = defineCallable(offerWaitlistEntry, {
       if (eventNow!.status !== 'published' || eventNow!.startsAt <= new Date())
         throw failed('The waiting list is not open', { reason: 'waitlist-closed' });
       const free = Math.min(type!.capacity - type!.sold - type!.held, eventNow!.capacity - eventNow!.sold - eventNow!.held);
-      if (free < current!.quantity) throw failed('Too few places are free', { reason: 'too-few-places', free: Math.max(0, free) });
+      if (free < current!.quantity)
+        throw failed('Too few places are free', { reason: 'too-few-places', free: Math.max(0, free) });
       const offered = await offer(tx, ctx.jobs, {
         event: eventNow!,
         type: type!,
@@ -271,4 +277,3 @@ export const waitlistCallables = [
   removeWaitlistEntryCallable,
   offerWaitlistEntryCallable,
 ];
-

@@ -1,4 +1,9 @@
-import { eventWaitlist, myWaitlistEntries, waitlistSettings as settingsContract, type WaitlistStatus } from '@admit/shared/waitlist';
+import {
+  eventWaitlist,
+  myWaitlistEntries,
+  waitlistSettings as settingsContract,
+  type WaitlistStatus,
+} from '@admit/shared/waitlist';
 import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';

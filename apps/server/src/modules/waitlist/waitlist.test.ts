@@ -214,7 +214,9 @@ describe('the waiting list', () => {
       reason: 'too-few-places',
       free: 0,
     });
-    expect((await t.call(removeWaitlistEntry, { entryId: louEntry!.id }, owner.cookie)).body.result).toEqual({ status: 'removed' });
+    expect((await t.call(removeWaitlistEntry, { entryId: louEntry!.id }, owner.cookie)).body.result).toEqual({
+      status: 'removed',
+    });
     // Someone not of the organization finds no such entry to remove.
     expect((await t.call(removeWaitlistEntry, { entryId: maxEntry!.id }, kim.cookie)).status).toBe(404);
     await refund(owner, orderIds[1]!);
