@@ -1,15 +1,13 @@
 import type { codeTicketTypes } from '@admit/shared/codes';
 import { contractRef } from '@admit/shared/contract-ref';
-import type { PublicEventRow, ticketAvailability, TicketAvailabilityRow } from '@admit/shared/events';
+import type { PublicEventRow, ticketAvailability } from '@admit/shared/events';
 import { localizeEvent, localizeTicketTypeName } from '@admit/shared/localize-event';
-import { directionOf } from '@admit/shared/locales';
 import type { createOrder, CreateOrderInput } from '@admit/shared/orders';
 import type { eventQuestions } from '@admit/shared/questions';
-import { Alert, Badge, Card, Group, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconKey } from '@tabler/icons-react';
+import { Alert, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { useSession } from '../../lib/session';
 import { callFunction } from '../../lib/callable';
@@ -26,8 +24,7 @@ import { CodeEntry } from './code-entry';
 import { BuyerStep } from './buyer-step';
 import { PlacedNotice } from './placed-notice';
 import type { GuestDraft } from './guest-fields';
-import plainField from '../../lib/plain-field.module.css';
-import classes from './ticket-picker.module.css';
+import { TicketTypeRow, type ShownType } from './ticket-type-row';
 
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its
 // contracts by name, so that it loads neither zod nor their modules' schemas (decision 0050).
@@ -43,8 +40,13 @@ const orderCreation = contractRef<typeof createOrder>('orders.create');
 const loadAttendeeStep = () => import('./attendee-step');
 const AttendeeStep = lazy(async () => ({ default: (await loadAttendeeStep()).AttendeeStep }));
 
-/** A ticket type as the picker shows it: its price with the buyer's code, and without. */
-type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: boolean };
+/** A sold-out ticket type, named as the page shows it, for what the page offers in its place. */
+export interface SoldOutType {
+  id: string;
+  name: string;
+  /** The most one order may take of it (its per-order and per-buyer limits). */
+  maxQuantity: number;
+}
 
 /**
  * Choosing and taking tickets for one event; remaining counts update live as others take theirs.
@@ -55,6 +57,7 @@ export function TicketPicker({
   code,
   onCodeChange,
   embedded,
+  soldOut,
 }: {
   event: PublicEventRow;
   code: string | null;
@@ -64,6 +67,8 @@ export function TicketPicker({
    * without HTTPS, a small screen), it continues on the event's page in a tab of its own.
    */
   embedded?: { newTab: 'insecure' | 'small' | null };
+  /** What a sold-out type's row offers besides (the waiting list, which the route composes in). */
+  soldOut?: (type: SoldOutType) => ReactNode;
 }) {
   const intl = useIntl();
   const session = useSession();
@@ -247,79 +252,21 @@ export function TicketPicker({
           </Suspense>
         ) : (
           types.map((type) => {
-            const soldOut = type.remaining === 0;
             const max = Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder);
             const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
             return (
-              <Group key={type.id} justify="space-between" wrap="nowrap" align="center">
-                <Stack gap={2}>
-                  <Text fw={600} lang={name.locale} dir={directionOf(name.locale)}>
-                    {name.name}
-                  </Text>
-                  <Group gap="xs">
-                    {type.unlocked && (
-                      <Badge variant="light" color="grape" leftSection={<IconKey size={12} aria-hidden />}>
-                        <FormattedMessage id="picker.code.badge" defaultMessage="With your code" />
-                      </Badge>
-                    )}
-                    {type.listPrice !== type.price && (
-                      <Text size="sm" c="dimmed" td="line-through">
-                        <VisuallyHidden>
-                          <FormattedMessage id="picker.listPrice" defaultMessage="Without the code:" />
-                        </VisuallyHidden>
-                        {formatMoney(intl.locale, type.listPrice, event.currency)}
-                      </Text>
-                    )}
-                    <Text size="sm">
-                      {type.price === 0 ? (
-                        <FormattedMessage id="picker.free" defaultMessage="Free" />
-                      ) : (
-                        formatMoney(intl.locale, type.price, event.currency)
-                      )}
-                    </Text>
-                    {soldOut ? (
-                      <Badge color="red" variant="light">
-                        <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
-                      </Badge>
-                    ) : (
-                      <Text size="sm" c="dimmed" data-testid={`remaining-${type.id}`}>
-                        <FormattedMessage
-                          id="picker.remaining"
-                          defaultMessage="{count, plural, one {# left} other {# left}}"
-                          values={{ count: type.remaining }}
-                        />
-                      </Text>
-                    )}
-                  </Group>
-                  {type.maxPerBuyer !== null && (
-                    <Text size="xs" c="dimmed">
-                      <FormattedMessage
-                        id="picker.maxPerBuyer"
-                        defaultMessage="At most {count, number} per person, across orders"
-                        values={{ count: type.maxPerBuyer }}
-                      />
-                    </Text>
-                  )}
-                </Stack>
-                <input
-                  className={`${plainField.field} ${classes.quantity}`}
-                  type="number"
-                  inputMode="numeric"
-                  aria-label={intl.formatMessage(
-                    { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
-                    { name: name.name },
-                  )}
-                  value={quantities[type.id] ?? 0}
-                  onChange={(change) => {
-                    const typed = Math.floor(change.currentTarget.valueAsNumber) || 0;
-                    setQuantities((current) => ({ ...current, [type.id]: Math.min(Math.max(0, typed), max) }));
-                  }}
-                  min={0}
-                  max={max}
-                  step={1}
-                  disabled={soldOut || !onSale}
-                />
-              </Group>
+              <TicketTypeRow
+                key={type.id}
+                type={type}
+                name={name}
+                currency={event.currency}
+                quantity={quantities[type.id] ?? 0}
+                max={max}
+                onSale={onSale}
+                onQuantityChange={(quantity) => setQuantities((current) => ({ ...current, [type.id]: quantity }))}
+                // A type a code unlocks is the code's: nobody waits for it.
+                soldOut={soldOut && !type.unlocked && soldOut({ id: type.id, name: name.name, maxQuantity: max })}
+              />
             );
           })
         )}
