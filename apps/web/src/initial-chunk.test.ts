@@ -115,14 +115,24 @@ describe('the initial chunk', () => {
   });
 });
 
-describe('the event page’s first view (the first load and the ticket picker, loaded before the page is taken over)', () => {
+describe('the event page’s first view (the first load, the ticket picker and the waiting list, loaded before the page is taken over)', () => {
   const graph = staticGraphOf(join(webSource, 'main.tsx'));
   const picker = staticGraphOf(join(webSource, 'features/checkout/ticket-picker.tsx'));
-  const files = [...new Set([...graph.files, ...picker.files])];
+  const waitlist = staticGraphOf(join(webSource, 'features/waitlist/event-waitlist.tsx'));
+  const files = [...new Set([...graph.files, ...picker.files, ...waitlist.files])];
 
-  it('reads the picker and Mantine’s components from the sources', () => {
+  it('reads the picker, the waiting list and Mantine’s components from the sources', () => {
     expect(picker.files).toEqual(expect.arrayContaining(['features/checkout/code-entry.tsx']));
+    expect(waitlist.files).toEqual(expect.arrayContaining(['features/waitlist/join-waitlist.tsx']));
     expect(namesImportedFrom(files, '@mantine/core')).toEqual(expect.arrayContaining(['Button', 'Card']));
+  });
+
+  it('leaves out zod and every contract module with schemas: the picker and the waiting list name their contracts by reference', () => {
+    expect([...picker.packages, ...waitlist.packages].filter((name) => /^(zod|dayjs)(\/|$)/.test(name))).toEqual([]);
+    const withSchemas = files.filter(
+      (file) => file.includes('packages/shared/') && /from ['"]zod['"]/.test(readFileSync(resolve(webSource, file), 'utf8')),
+    );
+    expect(withSchemas).toEqual([]);
   });
 
   it('draws the shell, the layouts, the language menu and the ticket count without the heavier Mantine components', () => {

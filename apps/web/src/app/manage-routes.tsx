@@ -21,6 +21,7 @@ const EventAnalyticsPage = lazyScreen(() => import('../features/analytics/event-
 const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-analytics-page'), 'OrgAnalyticsPage');
 const EventCodesPage = lazyScreen(() => import('../features/codes/event-codes-page'), 'EventCodesPage');
 const EventQuestionsPage = lazyScreen(() => import('../features/questions/event-questions-page'), 'EventQuestionsPage');
+const WaitlistPage = lazyScreen(() => import('../features/waitlist/waitlist-page'), 'WaitlistPage');
 const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
 
@@ -141,6 +142,15 @@ const eventQuestionsRoute = createRoute({
   },
 });
 
+const eventWaitlistRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/manage/events/$eventId/waitlist',
+  component: function EventWaitlistRoute() {
+    const { eventId } = eventWaitlistRoute.useParams();
+    return <WaitlistPage eventId={eventId} />;
+  },
+});
+
 const eventMessagesRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/messages',
@@ -179,6 +189,7 @@ export const manageRoutes = [
   eventAnalyticsRoute,
   eventCodesRoute,
   eventQuestionsRoute,
+  eventWaitlistRoute,
   eventMessagesRoute,
   orgAnalyticsRoute,
   orderDetailRoute,

@@ -14,6 +14,9 @@ import { signedInRoute } from './signed-in-route';
 // The ticket picker (a number field, the order form) is a chunk of its own, fetched while the
 // event is (decision 0042).
 const TicketPicker = lazyPart(async () => (await import('../features/checkout/ticket-picker')).TicketPicker);
+// The event's waiting list, around the picker (joining under a sold-out type, the person's entries):
+// loaded with it, as the server draws both.
+const EventWaitlist = lazyPart(async () => (await import('../features/waitlist/event-waitlist')).EventWaitlist);
 // Other sites' frames only (decision 0061): not in the public pages' first load.
 const EmbeddedEvent = lazyPart(async () => (await import('../features/events/embedded-event')).EmbeddedEvent);
 const AccessibilityPage = lazyScreen(() => import('../features/accessibility/accessibility-page'), 'AccessibilityPage');
@@ -92,8 +95,8 @@ const accountRoute = createRoute({
 const publicEventRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/e/$slug',
-  // The server draws the picker in the page's first view: its chunk's styles come with the page.
-  staticData: { firstViewParts: ['src/features/checkout/ticket-picker.tsx'] },
+  // The server draws the picker and the waiting list in the page's first view: their chunks' styles come with the page.
+  staticData: { firstViewParts: ['src/features/checkout/ticket-picker.tsx', 'src/features/waitlist/event-waitlist.tsx'] },
   // The language of the event's words (`?lang=fr`, lib/event-language.ts), and an access code in the
   // link (`?code=PRESS`), applied as if typed.
   validateSearch: (search) =>
@@ -107,6 +110,7 @@ const publicEventRoute = createRoute({
   loader: async ({ deps }) => {
     await Promise.all([
       TicketPicker.preload(),
+      EventWaitlist.preload(),
       deps.withCode && import('../features/checkout/code-entry').then(({ CodeField }) => CodeField.preload()),
     ]);
   },
@@ -114,19 +118,29 @@ const publicEventRoute = createRoute({
     const { slug } = publicEventRoute.useParams();
     const { code } = publicEventRoute.useSearch();
     const navigate = publicEventRoute.useNavigate();
-    // The event page shows the event; checkout owns choosing and taking tickets.
+    // The event page shows the event; checkout owns choosing and taking tickets, and the waiting list
+    // what a sold-out type offers instead.
     return (
       <PublicEventPage
         slug={slug}
         // No boundary of its own: the event shows with its tickets, as one page, once both are in.
         tickets={(event) => (
-          <TicketPicker
-            event={event}
-            code={code ?? null}
-            onCodeChange={(next) =>
-              void navigate({ search: (before) => ({ ...before, code: next ?? undefined }), replace: true, resetScroll: false })
-            }
-          />
+          <EventWaitlist event={event}>
+            {(soldOut) => (
+              <TicketPicker
+                event={event}
+                code={code ?? null}
+                soldOut={soldOut}
+                onCodeChange={(next) =>
+                  void navigate({
+                    search: (before) => ({ ...before, code: next ?? undefined }),
+                    replace: true,
+                    resetScroll: false,
+                  })
+                }
+              />
+            )}
+          </EventWaitlist>
         )}
       />
     );

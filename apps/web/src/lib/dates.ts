@@ -59,3 +59,18 @@ export function formatRange(locale: string, startsAt: string, endsAt: string, ti
   });
   return sameSpaces(format.formatRange(new Date(startsAt), new Date(endsAt)));
 }
+
+/** "Fri, 10 Jan 2030, 19:00 CET" in the locale, in the given zone: an instant as formatRange writes its ends. */
+export function formatMoment(locale: string, at: string, timeZone: string): string {
+  const format = new Intl.DateTimeFormat(locale, {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  });
+  return sameSpaces(format.format(new Date(at)));
+}

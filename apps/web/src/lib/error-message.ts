@@ -222,6 +222,29 @@ const failureMessages = untyped(
       id: 'error.reason.tooManyEndpoints',
       defaultMessage: 'An organization can have at most {max, number} webhooks.',
     },
+    'waitlist-closed': {
+      id: 'error.reason.waitlistClosed',
+      defaultMessage: 'The waiting list for these tickets is closed.',
+    },
+    'not-sold-out': {
+      id: 'error.reason.notSoldOut',
+      defaultMessage:
+        '{remaining, plural, one {# ticket is on sale again: you can buy it now instead of waiting.} other {# tickets are on sale again: you can buy them now instead of waiting.}}',
+    },
+    'already-on-list': {
+      id: 'error.reason.alreadyOnList',
+      defaultMessage: 'You are already on the waiting list for these tickets.',
+    },
+    'too-few-places': {
+      id: 'error.reason.tooFewPlaces',
+      defaultMessage:
+        '{free, plural, =0 {No place is free now: this entry asked for more.} one {Only # place is free now: this entry asked for more.} other {Only # places are free now: this entry asked for more.}}',
+    },
+    'not-waiting': {
+      id: 'error.reason.notWaiting',
+      defaultMessage:
+        '{status, select, offered {Places have already been offered for this entry.} accepted {The tickets for this entry have already been taken.} expired {This offer has ended.} left {This entry has left the waiting list.} removed {This entry was taken off the waiting list.} closed {The waiting list has closed.} other {This entry is no longer waiting.}}',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

@@ -6,6 +6,7 @@ import {
   IconBan,
   IconChartBar,
   IconChevronDown,
+  IconHourglass,
   IconListCheck,
   IconMail,
   IconPencil,
@@ -110,6 +111,15 @@ export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow
                 leftSection={<IconListCheck size={16} aria-hidden />}
               >
                 <FormattedMessage id="editor.questions" defaultMessage="Questions" />
+              </MenuItemLink>
+            )}
+            {editable && (
+              <MenuItemLink
+                to="/manage/events/$eventId/waitlist"
+                params={{ eventId }}
+                leftSection={<IconHourglass size={16} aria-hidden />}
+              >
+                <FormattedMessage id="editor.waitlist" defaultMessage="Waiting list" />
               </MenuItemLink>
             )}
             {live && (

@@ -38,6 +38,10 @@ const actions = untyped(
     'code.update': { id: 'audit.code.update', defaultMessage: '{actor} changed the code {target}' },
     'code.remove': { id: 'audit.code.remove', defaultMessage: '{actor} deleted the code {target}' },
     'code.generate': { id: 'audit.code.generate', defaultMessage: '{actor} made {target} codes at once' },
+    'waitlist.open': { id: 'audit.waitlist.open', defaultMessage: '{actor} opened the waiting list' },
+    'waitlist.close': { id: 'audit.waitlist.close', defaultMessage: '{actor} closed the waiting list' },
+    'waitlist.offer': { id: 'audit.waitlist.offer', defaultMessage: '{actor} offered places to {target} from the waiting list' },
+    'waitlist.remove': { id: 'audit.waitlist.remove', defaultMessage: '{actor} took {target} off the waiting list' },
     other: { id: 'audit.other', defaultMessage: '{actor} made a change ({action})' },
   }),
 );

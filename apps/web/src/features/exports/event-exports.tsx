@@ -61,8 +61,9 @@ export function EventExports({ eventId, importLink, door = false }: { eventId: s
     orders: intl.formatMessage({ id: 'exports.orders', defaultMessage: 'Orders' }),
     'check-ins': intl.formatMessage({ id: 'exports.checkIns', defaultMessage: 'Check-ins' }),
     codes: intl.formatMessage({ id: 'exports.codes', defaultMessage: 'Codes' }),
+    waitlist: intl.formatMessage({ id: 'exports.waitlist', defaultMessage: 'Waiting list' }),
   };
-  const kinds: ExportKind[] = door ? ['attendees'] : ['attendees', 'orders', 'check-ins', 'codes'];
+  const kinds: ExportKind[] = door ? ['attendees'] : ['attendees', 'orders', 'check-ins', 'codes', 'waitlist'];
 
   async function start(kind: ExportKind) {
     setRunning(kind);
