@@ -37,7 +37,9 @@ export const waitlistSettingsLive = defineLiveQuery(settingsContract, {
       },
     ];
   },
-  topics: (params) => [waitlistTopic(params.eventId), eventTopic(params.eventId)],
+  // Not the event's topic, which every sale publishes: every visitor of the event's page watches
+  // this, and what it shows changes only with the list (joins, offers, settings), which publish waitlistTopic.
+  topics: (params) => [waitlistTopic(params.eventId)],
 });
 
 /**
