@@ -20,6 +20,7 @@ import { ticket } from '../tickets/schema';
 import { event, eventChange, ticketType, type TimeAndPlace } from './schema';
 import { eventTopic, orgEventsTopic, publishedEventsTopic } from './topics';
 import { emitEventWebhook } from './event-resource';
+import { wakeWaitlist } from './places';
 
 // An organizer's changes to an event over its life (admin and above), each checked here whatever
 // the screen offered, made under the event's row lock (the lock order of places.ts: the event
@@ -98,6 +99,9 @@ export const updateEventCallable = defineCallable(updateEvent, {
         auditOf(ctx.user, found, 'event.update', found.title, { fields, ...smallChanges(found, next, fields) }),
       );
       await emitEventWebhook(tx, { organizationId: found.organizationId, eventId: found.id, type: 'event.updated' });
+      // More places: to the people waiting first. A new start: their list closes then (decision 0064).
+      if (fields.includes('capacity')) await wakeWaitlist(tx, found.id);
+      if (fields.includes('startsAt')) await wakeWaitlist(tx, found.id, next.startsAt);
       if (!moved) return { changed: fields, change: null };
       const id = randomUUID();
       await tx.insert(eventChange).values({
@@ -191,6 +195,8 @@ export const updateTicketTypeCallable = defineCallable(updateTicketType, {
       if (fields.length === 0) return fields;
       // Orders keep the price of their order lines: a new price is for orders made from now on.
       await tx.update(ticketType).set(next).where(eq(ticketType.id, type.id));
+      // More places: to the people waiting first (decision 0064).
+      if (fields.includes('capacity')) await wakeWaitlist(tx, found.id);
       await recordAudit(
         tx,
         auditOf(ctx.user, found, 'ticketType.update', type.name, { fields, ...smallChanges(type, next, fields) }),

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { updateTicketType } from '@admit/shared/event-changes';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import {
   acceptWaitlistOffer,
@@ -223,6 +224,30 @@ describe('the waiting list', () => {
     await expect.poll(() => statusesOf(ticketTypeId)).toEqual(['offered', 'removed', 'offered']);
     const after = await t.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, maxEntry!.id));
     expect(after[0]).toMatchObject({ status: 'offered', offeredQuantity: 1 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('offers the places a raised capacity adds to the people waiting, not to the public', async () => {
+    const { owner, eventId, ticketTypeId } = await soldOutEvent({ capacity: 1 });
+    await fillWithFreeOrders(eventId, ticketTypeId, 1);
+    const nora = await t.signUp('Nora Next');
+    await join(nora, eventId, ticketTypeId);
+    const raised = await t.call(
+      updateTicketType,
+      {
+        ticketTypeId,
+        name: 'General',
+        price: 0,
+        capacity: 2,
+        maxPerOrder: 10,
+        salesStartLocal: null,
+        salesEndLocal: null,
+        hidden: false,
+      },
+      owner.cookie,
+    );
+    expect(raised.status).toBe(200);
+    await expect.poll(() => statusesOf(ticketTypeId)).toEqual(['offered']);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 

@@ -48,7 +48,7 @@ export function WaitlistPage({ eventId }: { eventId: string }) {
       <Text>
         <FormattedMessage
           id="waitlist.intro"
-          defaultMessage="When a ticket type is sold out, people can join its waiting list. Places that come free later (a refund, an order left unpaid, a larger capacity) are offered to them in the order they joined, before anyone else can buy them, and held for them while they pay."
+          defaultMessage="When a ticket type is sold out, people can join its waiting list. Places that come free later (a refund, an order left unpaid) are offered to them in the order they joined, before anyone else can buy them, and held for them while they pay."
         />
       </Text>
       {error && <ErrorState error={error} />}

@@ -26,7 +26,13 @@ const statusColors: Record<WaitlistStatus, string> = {
 export function WaitlistStatusBadge({ status }: { status: WaitlistStatus }) {
   const intl = useIntl();
   return (
-    <Badge variant="light" color={statusColors[status]}>
+    // Never cut short in a narrow column ("Has tick…"): the whole status, wrapped if it must be.
+    <Badge
+      variant="light"
+      color={statusColors[status]}
+      h="auto"
+      styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
+    >
       {intl.formatMessage(statusNames[status])}
     </Badge>
   );
