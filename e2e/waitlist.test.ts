@@ -59,19 +59,31 @@ describe('a fan waits for a sold-out show and gets the place someone gave back',
     await fan.getByRole('button', { name: 'Join the waiting list for Seat' }).click();
     await fan.getByText('You are number 1 on the waiting list for 1 × Seat.').waitFor();
     await screenshots(fan, 'waitlist-joined');
-    await organizer.getByRole('row', { name: /Finn Fan/ }).getByText('Waiting').waitFor();
+    await organizer
+      .getByRole('row', { name: /Finn Fan/ })
+      .getByText('Waiting')
+      .waitFor();
   });
 
   it('offers the fan the seat its holder gave back, which the fan accepts', async () => {
-    await callAs(organizer)('orders.refund', { orderId: holderOrderId, reason: 'Cannot come', idempotencyKey: 'waitlist-journey-1' });
+    await callAs(organizer)('orders.refund', {
+      orderId: holderOrderId,
+      reason: 'Cannot come',
+      idempotencyKey: 'waitlist-journey-1',
+    });
     // Live, without a reload.
     await fan.getByText(/1 place for Seat came free for you: it is held until/).waitFor();
-    await organizer.getByRole('row', { name: /Finn Fan/ }).getByText('Offered').waitFor();
+    await organizer
+      .getByRole('row', { name: /Finn Fan/ })
+      .getByText('Offered')
+      .waitFor();
     await screenshots(fan, 'waitlist-offered');
     await fan.getByRole('button', { name: 'Accept the tickets for Seat' }).click();
     await fan.getByText('You have your tickets: 1 × Seat.').waitFor();
-    await organizer.getByRole('row', { name: /Finn Fan/ }).getByText('Has tickets').waitFor();
+    await organizer
+      .getByRole('row', { name: /Finn Fan/ })
+      .getByText('Has tickets')
+      .waitFor();
     await screenshots(organizer, 'waitlist-organizer');
   });
 });
-
