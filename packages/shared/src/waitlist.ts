@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { defineCallableContract } from './callable';
 import { Id } from './ids';
 import { defineLiveQueryContract } from './live';
+import { GuestBuyer, OrderAccessToken } from './orders';
 
-// An event's waiting list (decision 0064). When a ticket type is sold out, a signed-in buyer joins
-// its list for 1 to the type's per-order maximum of tickets. Places that come free later (a refund,
+// An event's waiting list (decision 0064). When a ticket type is sold out, a buyer joins its list
+// for 1 to the type's per-order maximum of tickets: signed in, or as a guest whose place counts once
+// they open the link emailed to them. Places that come free later (a refund,
 // a hold that ended, a capacity raised) go to the people waiting, in the order they joined, before
 // the public: each offer is a hold of the entry's tickets for the event's offer time, paid (or
 // accepted, when free) on the order's page.
@@ -51,19 +53,36 @@ export const waitlistSettings = defineLiveQueryContract(
 
 export const joinWaitlist = defineCallableContract(
   'waitlist.join',
-  z.strictObject({ eventId: Id, ticketTypeId: Id, quantity: z.int().min(1).max(100) }),
-  z.object({ entryId: z.string(), position: z.number() }),
+  z.strictObject({
+    eventId: Id,
+    ticketTypeId: Id,
+    quantity: z.int().min(1).max(100),
+    /** Without a session: who waits, and where their link and offers go. */
+    guest: GuestBuyer.optional(),
+  }),
+  /** `position` null: a guest's entry counts once they open the link emailed to them (waitlist.confirm). */
+  z.object({ entryId: z.string(), position: z.number().nullable() }),
+);
+
+/** One entry, as its person opens it: their session, or the token of the link emailed to a guest. */
+const EntryAccess = { entryId: Id, token: OrderAccessToken.optional() };
+
+/** A guest opened the link emailed when they joined: their entry takes its place in the queue (once). */
+export const confirmWaitlistEntry = defineCallableContract(
+  'waitlist.confirm',
+  z.strictObject({ entryId: Id, token: OrderAccessToken }),
+  z.object({ status: z.string(), position: z.number().nullable() }),
 );
 /** The person leaves the list (waiting, or turning down an offer: its hold ends at once). */
 export const leaveWaitlist = defineCallableContract(
   'waitlist.leave',
-  z.strictObject({ entryId: Id }),
+  z.strictObject(EntryAccess),
   z.object({ status: z.string() }),
 );
 /** A free offer taken: its held places become tickets. (An offer to pay is taken by paying its order.) */
 export const acceptWaitlistOffer = defineCallableContract(
   'waitlist.accept',
-  z.strictObject({ entryId: Id }),
+  z.strictObject(EntryAccess),
   z.object({ orderId: z.string(), status: z.string() }),
 );
 /** An admin removes an entry that waits (not one offered: its offer runs its course). */
@@ -80,11 +99,11 @@ export const offerWaitlistEntry = defineCallableContract(
 );
 
 /**
- * Where an entry is: `waiting` on the list; `offered` a hold it may take; `accepted` the hold
+ * Where an entry is: `unconfirmed` a guest's, until they open the emailed link; `waiting` on the list; `offered` a hold it may take; `accepted` the hold
  * became tickets; `expired` the hold ended untaken; `left` the person left; `removed` by an admin;
  * `closed` the list closed (turned off, or the event began) while it waited.
  */
-export const WaitlistStatus = z.enum(['waiting', 'offered', 'accepted', 'expired', 'left', 'removed', 'closed']);
+export const WaitlistStatus = z.enum(['unconfirmed', 'waiting', 'offered', 'accepted', 'expired', 'left', 'removed', 'closed']);
 export type WaitlistStatus = z.infer<typeof WaitlistStatus>;
 
 const EntryFields = {
@@ -99,7 +118,15 @@ const EntryFields = {
   joinedAt: z.string(),
   /** The offer, once made: its order (paid or accepted on the order's page), how many tickets, until when. */
   offer: z
-    .object({ orderId: z.string(), quantity: z.number(), total: z.number(), offeredAt: z.string(), expiresAt: z.string() })
+    .object({
+      orderId: z.string(),
+      quantity: z.number(),
+      total: z.number(),
+      offeredAt: z.string(),
+      expiresAt: z.string(),
+      /** A guest's offer: the token that opens its order's page (to pay). */
+      accessToken: z.string().optional(),
+    })
     .nullable(),
 };
 
@@ -107,8 +134,14 @@ const EntryFields = {
 export const MyWaitlistEntryRow = z.object(EntryFields);
 export type MyWaitlistEntryRow = z.infer<typeof MyWaitlistEntryRow>;
 export const myWaitlistEntries = defineLiveQueryContract('waitlist.mine', z.strictObject({ eventId: Id }), MyWaitlistEntryRow);
+/** A guest's entry, opened by the token of the link emailed to them, live. */
+export const guestWaitlistEntry = defineLiveQueryContract(
+  'waitlist.guestEntry',
+  z.strictObject({ entryId: Id, token: OrderAccessToken }),
+  MyWaitlistEntryRow.extend({ eventSlug: z.string(), eventTitle: z.string(), ticketTypeName: z.string() }),
+);
 
-/** An event's list as its admins see it, first entry first, live. */
+/** An event's list as its admins see it, first entry first, live (guests' unconfirmed entries left out). */
 export const WaitlistEntryRow = z.object({ ...EntryFields, name: z.string(), email: z.string() });
 export type WaitlistEntryRow = z.infer<typeof WaitlistEntryRow>;
 export const eventWaitlist = defineLiveQueryContract('waitlist.forEvent', z.strictObject({ eventId: Id }), WaitlistEntryRow);
