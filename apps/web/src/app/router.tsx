@@ -29,6 +29,7 @@ const MyTicketsPage = lazyScreen(() => import('../features/tickets/my-tickets-pa
 const OrderPage = lazyScreen(() => import('../features/checkout/order-page'), 'OrderPage');
 const OrderTicketHolders = lazyScreen(() => import('../features/tickets/order-ticket-holders'), 'OrderTicketHolders');
 const OrderMessages = lazyScreen(() => import('../features/messages/order-messages'), 'OrderMessages');
+const GuestWaitlistPage = lazyScreen(() => import('../features/waitlist/guest-waitlist-page'), 'GuestWaitlistPage');
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: HomePage });
 
@@ -234,6 +235,18 @@ const orderRoute = createRoute({
   },
 });
 
+// A guest's place on a waiting list, opened by the link emailed when they joined (?token=…, decision 0064).
+const guestWaitlistRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/waitlist/$entryId',
+  validateSearch: (search) => searchOf({ token: textParam(search.token, { max: 100 }) }),
+  component: function GuestWaitlistRoute() {
+    const { entryId } = guestWaitlistRoute.useParams();
+    const { token } = guestWaitlistRoute.useSearch();
+    return <GuestWaitlistPage entryId={entryId} token={token} />;
+  },
+});
+
 /**
  * The payment step of an order made in another site's frame: the order page, in the frame, opened
  * by the guest's token or the session (decision 0061).
@@ -265,6 +278,7 @@ const routeTree = rootRoute.addChildren([
   signedInRoute.addChildren([...manageRoutes, accountRoute, myTicketsRoute]),
   orderRoute,
   embeddedOrderRoute,
+  guestWaitlistRoute,
   homeRoute,
   signInRoute,
   signUpRoute,

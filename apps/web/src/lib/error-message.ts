@@ -243,7 +243,7 @@ const failureMessages = untyped(
     'not-waiting': {
       id: 'error.reason.notWaiting',
       defaultMessage:
-        '{status, select, offered {Places have already been offered for this entry.} accepted {The tickets for this entry have already been taken.} expired {This offer has ended.} left {This entry has left the waiting list.} removed {This entry was taken off the waiting list.} closed {The waiting list has closed.} other {This entry is no longer waiting.}}',
+        '{status, select, unconfirmed {This entry is not confirmed yet: open the link we emailed.} offered {Places have already been offered for this entry.} accepted {The tickets for this entry have already been taken.} expired {This offer has ended.} left {This entry has left the waiting list.} removed {This entry was taken off the waiting list.} closed {The waiting list has closed.} other {This entry is no longer waiting.}}',
     },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );

@@ -3,8 +3,8 @@ import { Anchor, Button, Stack, Text } from '@mantine/core';
 import { useLocation } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
+import { GuestFields, type GuestDraft } from '../../lib/guest-fields';
 import { AnchorLink, ButtonLink } from '../../lib/links';
-import { GuestFields, type GuestDraft } from './guest-fields';
 import classes from './ticket-picker.module.css';
 
 /**
@@ -57,7 +57,18 @@ export function BuyerStep({
           }}
         >
           <Stack gap="md">
-            {guestOrder && <GuestFields value={guest} onChange={onGuestChange} />}
+            {guestOrder && (
+              <GuestFields
+                value={guest}
+                onChange={onGuestChange}
+                note={
+                  <FormattedMessage
+                    id="picker.guest.emailNote"
+                    defaultMessage="Your tickets go to this address. No account needed."
+                  />
+                }
+              />
+            )}
             <Button type="submit" size="md" disabled={submitDisabled} loading={submitting}>
               {submitLabel}
             </Button>

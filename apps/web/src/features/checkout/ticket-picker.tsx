@@ -14,6 +14,7 @@ import { callFunction } from '../../lib/callable';
 import { sendStep, useStep } from '../../lib/beacon';
 import { embeddingSite } from '../../lib/embed-frame';
 import { useEventLanguage } from '../../lib/event-language';
+import type { GuestDraft } from '../../lib/guest-fields';
 import { useKeptDraft } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
@@ -23,7 +24,6 @@ import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
 import { BuyerStep } from './buyer-step';
 import { PlacedNotice } from './placed-notice';
-import type { GuestDraft } from './guest-fields';
 import { TicketTypeRow, type ShownType } from './ticket-type-row';
 
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its

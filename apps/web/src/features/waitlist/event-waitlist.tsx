@@ -7,6 +7,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { callFunction } from '../../lib/callable';
 import { useEventLanguage } from '../../lib/event-language';
+import type { GuestDraft } from '../../lib/guest-fields';
 import { useLiveQuery } from '../../lib/live';
 import { useSession } from '../../lib/session';
 import { JoinWaitlist } from './join-waitlist';
@@ -26,13 +27,14 @@ export interface SoldOutType {
   maxQuantity: number;
 }
 
-/** A ticket type's name in the language the page shows the event in, with that language. */
-export type ShownName = { name: string; locale: Locale };
+/** A ticket type's name in the language the page shows the event in, with that language (when known). */
+export type ShownName = { name: string; locale?: Locale };
 
 /**
  * An event's waiting list on its public page (decision 0064): `children` draws the tickets, and
- * gets the part a sold-out type's row shows (joining its list, when the list is open for it and the
- * person is not on it already); under them, the signed-in person's own entries, live.
+ * gets the part a sold-out type's row shows (joining its list, signed in or as a guest, when the list
+ * is open for it and the person is not on it already); under them, the signed-in person's own
+ * entries, live. A guest has none here: their place is on the page of the link emailed to them.
  */
 export function EventWaitlist({
   event,
@@ -53,9 +55,16 @@ export function EventWaitlist({
   const shownIn = localizeEvent(event, useEventLanguage()).locale;
   // The entry just made: its line takes the focus once it is on screen (the join's part goes).
   const [joinedId, setJoinedId] = useState<string | null>(null);
+  // A guest's entries, by ticket type: the address their link went to, said in place of the join's part.
+  const [linkSentTo, setLinkSentTo] = useState<Readonly<Record<string, string>>>({});
   const join = useMutation({
-    mutationFn: (input: { ticketTypeId: string; quantity: number }) => callFunction(joining, { eventId: event.id, ...input }),
-    onSuccess: ({ entryId }) => setJoinedId(entryId),
+    mutationFn: (input: { ticketTypeId: string; quantity: number; guest?: GuestDraft }) =>
+      callFunction(joining, { eventId: event.id, ...input }),
+    onSuccess: ({ entryId, position }, { ticketTypeId, guest }) => {
+      // No place yet: a guest's counts once they open the emailed link.
+      if (position === null && guest) setLinkSentTo((before) => ({ ...before, [ticketTypeId]: guest.email }));
+      else setJoinedId(entryId);
+    },
   });
 
   const onList = new Set(
@@ -76,9 +85,16 @@ export function EventWaitlist({
         offerHours={settings!.offerHours}
         signedIn={signedIn}
         sessionPending={session.isPending}
+        linkSentTo={linkSentTo[type.id] ?? null}
         pending={join.isPending && join.variables.ticketTypeId === type.id}
         error={join.isError && join.variables.ticketTypeId === type.id ? join.error : null}
-        onJoin={(quantity) => join.mutate({ ticketTypeId: type.id, quantity })}
+        onJoin={(quantity, guest) =>
+          join.mutate({
+            ticketTypeId: type.id,
+            quantity,
+            ...(guest && { guest: { name: guest.name.trim(), email: guest.email.trim() } }),
+          })
+        }
       />
     ) : null;
 

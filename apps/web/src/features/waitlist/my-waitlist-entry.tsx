@@ -17,53 +17,67 @@ const accepting = contractRef<typeof acceptWaitlistOffer>('waitlist.accept');
 /**
  * One of the person's entries: a sentence that says where it is (announced as it changes: their
  * place moves up, places come free) and what they can do now. After an action the sentence takes
- * the focus, as the button pressed is gone.
+ * the focus, as the button pressed is gone. A guest's entry acts with the token of their emailed
+ * link (`token`), and its offer's order opens with its own.
  */
 export function MyWaitlistEntry({
   entry,
   name,
   timeZone,
-  focus,
+  token,
+  focus = false,
   onFocused,
   onLeft,
 }: {
   entry: MyWaitlistEntryRow;
   name: ShownName;
-  /** The event's: an offer's end is written in it, with its name. */
+  /** An offer's end is written in it, with its name: the event's, or the visitor's own. */
   timeZone: string;
-  focus: boolean;
-  onFocused: () => void;
-  onLeft: () => void;
+  /** A guest's: the token of the link emailed to them. */
+  token?: string;
+  focus?: boolean;
+  onFocused?: () => void;
+  onLeft?: () => void;
 }) {
   const intl = useIntl();
   const sentence = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (!focus) return;
     sentence.current?.focus();
-    onFocused();
+    onFocused?.();
   }, [focus, onFocused]);
   const leave = useMutation({
-    mutationFn: () => callFunction(leaving, { entryId: entry.id }),
+    mutationFn: () => callFunction(leaving, { entryId: entry.id, token }),
     // The line stays, saying so, though the list no longer counts a person who left.
     onMutate: onLeft,
     onSuccess: () => sentence.current?.focus(),
   });
   const accept = useMutation({
-    mutationFn: () => callFunction(accepting, { entryId: entry.id }),
+    mutationFn: () => callFunction(accepting, { entryId: entry.id, token }),
     onSuccess: () => sentence.current?.focus(),
   });
   const error = leave.error ?? accept.error;
   const typeName = (
-    <span lang={name.locale} dir={directionOf(name.locale)}>
+    <span lang={name.locale} dir={name.locale ? directionOf(name.locale) : 'auto'}>
       {name.name}
     </span>
   );
   const { offer } = entry;
   const quantity = offer?.quantity ?? entry.quantity;
+  // The offer's order: a guest's opens with its token, as the links of their emails open it.
+  const orderSearch = offer?.accessToken ? { token: offer.accessToken } : {};
 
   let words: ReactNode;
   let actions: ReactNode = null;
-  if (entry.status === 'waiting') {
+  if (entry.status === 'unconfirmed') {
+    words = (
+      <FormattedMessage
+        id="waitlist.mine.unconfirmed"
+        defaultMessage="Open the link we emailed you to take your place on the waiting list for {quantity, number} × {name}."
+        values={{ quantity, name: typeName }}
+      />
+    );
+  } else if (entry.status === 'waiting') {
     words = (
       <FormattedMessage
         id="waitlist.mine.waiting"
@@ -103,6 +117,7 @@ export function MyWaitlistEntry({
           <ButtonLink
             to="/orders/$orderId"
             params={{ orderId: offer.orderId }}
+            search={orderSearch}
             size="xs"
             aria-label={intl.formatMessage(
               { id: 'waitlist.mine.payFor', defaultMessage: 'Pay now for {name}' },
@@ -152,6 +167,7 @@ export function MyWaitlistEntry({
       <ButtonLink
         to="/orders/$orderId"
         params={{ orderId: offer.orderId }}
+        search={orderSearch}
         size="xs"
         variant="light"
         aria-label={intl.formatMessage(

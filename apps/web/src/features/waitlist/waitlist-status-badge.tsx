@@ -3,6 +3,7 @@ import { Badge } from '@mantine/core';
 import { defineMessages, useIntl } from 'react-intl';
 
 const statusNames = defineMessages({
+  unconfirmed: { id: 'waitlist.status.unconfirmed', defaultMessage: 'Not confirmed' },
   waiting: { id: 'waitlist.status.waiting', defaultMessage: 'Waiting' },
   offered: { id: 'waitlist.status.offered', defaultMessage: 'Offered' },
   accepted: { id: 'waitlist.status.accepted', defaultMessage: 'Has tickets' },
@@ -13,6 +14,7 @@ const statusNames = defineMessages({
 });
 
 const statusColors: Record<WaitlistStatus, string> = {
+  unconfirmed: 'gray',
   waiting: 'blue',
   offered: 'yellow',
   accepted: 'green',

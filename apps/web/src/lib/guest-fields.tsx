@@ -1,8 +1,8 @@
 import { Stack } from '@mantine/core';
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import plainField from '../../lib/plain-field.module.css';
 import classes from './guest-fields.module.css';
+import plainField from './plain-field.module.css';
 
 export interface GuestDraft {
   name: string;
@@ -10,11 +10,20 @@ export interface GuestDraft {
 }
 
 /**
- * A visitor who orders without an account: their name (on the tickets) and the address the tickets,
- * or the link that confirms free ones, go to (decision 0060). The browser checks that both are
+ * A visitor who goes on without an account (decision 0060): their name and the address Admit writes
+ * to, under which `note` says what goes there (the tickets of an order, the link of a waiting list's
+ * place). The checkout and the waiting list both ask with them. The browser checks that both are
  * there and that the address looks like one; the server checks again.
  */
-export function GuestFields({ value, onChange }: { value: GuestDraft; onChange: (next: GuestDraft) => void }) {
+export function GuestFields({
+  value,
+  onChange,
+  note,
+}: {
+  value: GuestDraft;
+  onChange: (next: GuestDraft) => void;
+  note: ReactNode;
+}) {
   const id = useId();
   return (
     <Stack gap="sm">
@@ -50,7 +59,7 @@ export function GuestFields({ value, onChange }: { value: GuestDraft; onChange: 
           onChange={(change) => onChange({ ...value, email: change.currentTarget.value })}
         />
         <small id={`${id}-email-note`} style={{ color: 'var(--mantine-color-dimmed)' }}>
-          <FormattedMessage id="picker.guest.emailNote" defaultMessage="Your tickets go to this address. No account needed." />
+          {note}
         </small>
       </div>
     </Stack>
