@@ -49,6 +49,7 @@ import {
 import {
   acceptWaitlistOffer,
   configureWaitlist,
+  confirmWaitlistEntry,
   joinWaitlist,
   leaveWaitlist,
   offerWaitlistEntry,
@@ -149,6 +150,17 @@ const ownOnly: Record<Actor, Outcome> = {
   owner: 'not-found',
   otherOwner: 'not-found',
 };
+
+/** Nobody, signed in or not: what only a guest's emailed token opens, asked with a made-up one. */
+const nobody: Record<Actor, Outcome> = {
+  signedOut: 'not-found',
+  buyer: 'not-found',
+  staff: 'not-found',
+  admin: 'not-found',
+  owner: 'not-found',
+  otherOwner: 'not-found',
+};
+const wrongToken = 'x'.repeat(43);
 
 const callableMatrix = new Map<CallableContract, Row>([
   callableRow(createOrg, { input: () => ({ name: 'Side Project' }), expect: anyoneSignedIn }),
@@ -344,6 +356,11 @@ const callableMatrix = new Map<CallableContract, Row>([
     note: 'anyone signed in may wait for a sold-out type; the buyer waits already',
   }),
   callableRow(leaveWaitlist, { input: (w) => ({ entryId: w.waitlistEntryId }), expect: ownOnly }),
+  callableRow(confirmWaitlistEntry, {
+    input: (w) => ({ entryId: w.waitlistEntryId, token: wrongToken }),
+    expect: nobody,
+    note: 'only the token emailed to a guest opens an entry; a made-up one opens none',
+  }),
   callableRow(acceptWaitlistOffer, {
     input: (w) => ({ entryId: w.waitlistEntryId }),
     expect: { ...ownOnly, buyer: 'failed-precondition' },
@@ -467,6 +484,11 @@ const liveQueryMatrix: Record<string, Row> = {
     note: 'a draft’s, to its organization; a published event’s, to everyone',
   },
   'waitlist.mine': { input: (w) => ({ eventId: w.publishedEventId }), expect: anyoneSignedIn },
+  'waitlist.guestEntry': {
+    input: (w) => ({ entryId: w.waitlistEntryId, token: wrongToken }),
+    expect: nobody,
+    note: 'only the token emailed to a guest opens an entry',
+  },
   'waitlist.forEvent': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'names and addresses' },
   'codes.ticketTypes': {
     input: (w) => ({ eventId: w.publishedEventId, code: 'MATRIX' }),

@@ -25,7 +25,12 @@ import {
   webhooksCallables,
   webhooksLiveQueries,
 } from './modules/webhooks/webhooks.api';
-import { offerFreedPlacesJobDefinition, waitlistCallables, waitlistLiveQueries } from './modules/waitlist/waitlist.api';
+import {
+  offerFreedPlacesJobDefinition,
+  sendWaitlistConfirmationJob,
+  waitlistCallables,
+  waitlistLiveQueries,
+} from './modules/waitlist/waitlist.api';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 
@@ -65,6 +70,7 @@ export const jobDefinitions = [
   sendDisabledNoticeJob,
   sweepWebhooksJob,
   offerFreedPlacesJobDefinition,
+  sendWaitlistConfirmationJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,

@@ -87,7 +87,7 @@ export const WaitlistEntryResource = z.object({
   name: z.string(),
   email: z.string(),
   quantity: z.number().int(),
-  status: z.enum(['waiting', 'offered', 'left', 'removed', 'closed']),
+  status: z.enum(['unconfirmed', 'waiting', 'offered', 'left', 'removed', 'closed']),
   joined_at: utcTime,
   /** The hold offered: an order to pay (or accept, when free) until `hold_expires_at`. */
   offer: z.object({ order_id: z.string(), quantity: z.number().int(), hold_expires_at: utcTime.nullable() }).nullable(),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { waitlistEntry } from '../waitlist/waitlist.api';
@@ -14,6 +14,9 @@ const outcome = (status: string, orderStatus: string | null) =>
       : ['expired', 'cancelled', null].includes(orderStatus)
         ? 'expired'
         : 'accepted';
+
+/** The event's entries but guests' not confirmed yet, as the organizer's list shows them. */
+const listed = (eventId: string) => and(eq(waitlistEntry.eventId, eventId), ne(waitlistEntry.status, 'unconfirmed'));
 
 /**
  * An event's waiting list (its admins), in the order people joined: who waits for what, their place
@@ -37,7 +40,7 @@ export const waitlistExport: ExportDefinition = {
     'time_zone',
   ],
   async count({ db, event: found }) {
-    const [row] = await db.select({ n: count() }).from(waitlistEntry).where(eq(waitlistEntry.eventId, found.id));
+    const [row] = await db.select({ n: count() }).from(waitlistEntry).where(listed(found.id));
     return row?.n ?? 0;
   },
   async *rows({ db, event: found }) {
@@ -55,7 +58,7 @@ export const waitlistExport: ExportDefinition = {
         .from(waitlistEntry)
         .innerJoin(ticketType, eq(ticketType.id, waitlistEntry.ticketTypeId))
         .leftJoin(order, eq(order.id, waitlistEntry.offerOrderId))
-        .where(and(eq(waitlistEntry.eventId, found.id), after))
+        .where(and(listed(found.id), after))
         .orderBy(asc(waitlistEntry.joinedAt), asc(waitlistEntry.id))
         .limit(pageSize);
     for await (const row of pages(read, sql`${waitlistEntry.joinedAt}`, sql`${waitlistEntry.id}`)) {

@@ -173,6 +173,20 @@ export async function composeGuestLink(content: GuestLinkContent): Promise<Email
   });
 }
 
+/** "Confirm your place on the waiting list for Jazz night": to a guest who joined, with their link (decision 0064). */
+export function composeWaitlistConfirmation(content: OrderEmailRecipient & { count: number; url: string }): Email {
+  const { intl, event: shown, common } = frame(content);
+  const event = shown.title;
+  const intro = intl.formatMessage(mailMessages.waitlistJoinIntro, { count: content.count, event });
+  return renderEmail(content.to, intl.formatMessage(mailMessages.waitlistJoinSubject, { event }), {
+    ...common,
+    preview: intro,
+    paragraphs: [intro],
+    notes: [intl.formatMessage(mailMessages.waitlistJoinIgnore)],
+    action: { label: intl.formatMessage(mailMessages.waitlistJoinAction), url: content.url },
+  });
+}
+
 export interface WaitlistOfferContent extends OrderEmailRecipient {
   count: number;
   total: number;

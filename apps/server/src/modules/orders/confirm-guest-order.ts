@@ -63,8 +63,8 @@ export async function confirmFreeHold(
       })),
     });
     await recordActivity(tx, found.id, 'confirmed', { by: holder.by });
-    if (holder.by === 'waitlist')
-      await emitOrderWebhook(tx, { organizationId: signing!.organizationId, orderId: found.id, type: 'order.paid' });
+    // Complete now: its tickets are issued (the webhook's `order.paid`, as a paid order's).
+    await emitOrderWebhook(tx, { organizationId: signing!.organizationId, orderId: found.id, type: 'order.paid' });
     await enqueueConfirmation(ctx.jobs, tx, { orderId: found.id, email: found.email });
     return confirmable;
   });

@@ -166,7 +166,8 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
           })),
         });
       await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.created' });
-      if (!paid) await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.paid' });
+      // Complete now when free; a guest's free places when their link is opened (confirmFreeHold).
+      if (!held) await emitOrderWebhook(tx, { organizationId: found.organizationId, orderId, type: 'order.paid' });
       // A free order is complete: its tickets go out by email, from a job (not on the answer's path).
       if (!held) await enqueueConfirmation(ctx.jobs, tx, { orderId, email: buyer.email });
       // A hold ends at its time, even if nobody orders again.

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
+import { linkToken, linkTokenOpens } from '../../platform/auth/link-tokens';
 import type { Config } from '../../platform/config';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
@@ -7,27 +7,18 @@ import type { Order } from './order-places';
 import { order } from './schema';
 
 // A guest's order is opened by a token in the links of its emails (decision 0060): an HMAC of the
-// order's id under the server's secret, so nothing is stored that opens it, and a token made for
-// one order opens no other. It opens the order's page, tickets, PDF, holder names, answers and
+// order's id under the server's secret (platform/auth/link-tokens.ts), so nothing is stored that
+// opens it, and a token made for one order opens no other. It opens the order's page, tickets, PDF, holder names, answers and
 // cancel, as its buyer's session would; nothing else.
-
-/** The secret the tokens are signed with: the auth secret (set for every process by app.ts; required in production). */
-function secretOf(config: Pick<Config, 'AUTH_SECRET'>): string {
-  if (!config.AUTH_SECRET) throw new Error('AUTH_SECRET is needed to make and check order links');
-  return config.AUTH_SECRET;
-}
 
 /** The token that opens one order (43 URL-safe characters). */
 export function orderAccessToken(config: Pick<Config, 'AUTH_SECRET'>, orderId: string): string {
-  return createHmac('sha256', secretOf(config)).update(`admit order access\u0000${orderId}`).digest('base64url');
+  return linkToken(config, 'order access', orderId);
 }
 
 /** Whether the token is the one that opens this order (compared in constant time). */
 export function tokenOpens(config: Pick<Config, 'AUTH_SECRET'>, orderId: string, token: string | undefined): boolean {
-  if (!token) return false;
-  const expected = Buffer.from(orderAccessToken(config, orderId));
-  const given = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
+  return linkTokenOpens(config, 'order access', orderId, token);
 }
 
 /** The link a guest's emails carry to their order: its page, opened by the token. */

@@ -2,11 +2,11 @@
 // folder is its own.
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds, releaseHold } from './holds';
-export { buyersOrder, claimGuestOrders, guestOrderUrl, tokenOpens } from './order-access';
+export { buyersOrder, claimGuestOrders, guestOrderUrl, orderAccessToken, tokenOpens } from './order-access';
 export { orderSideOfTicketChanges, recordActivity, recordActivityOnce } from './order-activity';
 export { setOrderMoney } from './order-money';
 export { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
-export { requireWithinBuyerLimits } from './order-quotas';
+export { countOrderAttempt, requireWithinBuyerLimits } from './order-quotas';
 export {
   enqueueConfirmation,
   sendConfirmationJob,
@@ -25,3 +25,4 @@ export { ordersJobs } from './orders.jobs';
 export { emitOrderWebhook, orderResource, orderResources } from './order-resource';
 export { confirmFreeHold } from './confirm-guest-order';
 export { holdForWaitlist, type WaitlistHold } from './waitlist-offers';
+export { composeWaitlistConfirmation } from './compose-order-email';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { Config } from '../../platform/config';
 import type { Tx } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import { defineJob } from '../../platform/jobs/job-services';
@@ -7,6 +8,7 @@ import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 import { takePlaces } from '../events/events.api';
 import { composeWaitlistOffer } from './compose-order-email';
 import { expireHoldJob } from './holds';
+import { guestOrderUrl } from './order-access';
 import { recordActivity } from './order-activity';
 import { findOrderWithEvent, picturesFor, recipientOf, sendOnce, type OrderEmailDeps } from './order-emails';
 import { placesOf } from './order-places';
@@ -62,11 +64,20 @@ export async function holdForWaitlist(tx: Tx, jobs: JobSender, hold: WaitlistHol
  * Tells the person their places came free, until when they are held, and where to pay (the order's
  * page) or accept (the event's page, where their entry is). Once per offer; nothing once it ended.
  */
-export async function sendWaitlistOffer(deps: OrderEmailDeps, orderId: string): Promise<boolean> {
+export async function sendWaitlistOffer(
+  deps: OrderEmailDeps & { config: Pick<Config, 'AUTH_SECRET'> },
+  orderId: string,
+): Promise<boolean> {
   const found = await findOrderWithEvent(deps.db, orderId);
   if (found.order.status !== 'pending' || !found.order.holdExpiresAt || !canReceiveMail(found.order.email)) return false;
   const places = await placesOf(deps.db, orderId);
-  const page = found.order.total > 0 ? `/orders/${encodeURIComponent(orderId)}` : `/e/${encodeURIComponent(found.event.slug)}`;
+  // A guest's offer opens by its link: the order's page, where they pay, or which, when free, takes it.
+  const page =
+    found.order.buyerId === null
+      ? guestOrderUrl(deps.config, deps.publicUrl, orderId)
+      : found.order.total > 0
+        ? `/orders/${encodeURIComponent(orderId)}`
+        : `/e/${encodeURIComponent(found.event.slug)}`;
   const email = composeWaitlistOffer({
     ...recipientOf(found, deps.publicUrl),
     images: (await picturesFor(deps, found)).images,

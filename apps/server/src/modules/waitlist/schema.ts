@@ -22,7 +22,8 @@ export const waitlistSettings = pgTable('waitlist_settings', {
 });
 
 /**
- * One person waiting for tickets of one type, in the order they joined (joined_at, id). `waiting`
+ * One person waiting for tickets of one type, in the order they joined (joined_at, id): a guest's
+ * is `unconfirmed` until they open the link emailed to them (joined_at is then set anew). `waiting`
  * entries count on their ticket type (`waitlist_waiting`); an `offered` one has its hold, an order
  * whose status says whether it was taken; `left`, `removed` and `closed` ones are kept for the
  * organizer's list and its export.
@@ -41,7 +42,7 @@ export const waitlistEntry = pgTable(
     name: text('name').notNull(),
     email: text('email').notNull(),
     quantity: integer('quantity').notNull(),
-    status: text('status', { enum: ['waiting', 'offered', 'left', 'removed', 'closed'] })
+    status: text('status', { enum: ['unconfirmed', 'waiting', 'offered', 'left', 'removed', 'closed'] })
       .notNull()
       .default('waiting'),
     locale: text('locale'),

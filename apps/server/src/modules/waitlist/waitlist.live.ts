@@ -1,16 +1,19 @@
 import {
   eventWaitlist,
+  guestWaitlistEntry,
   myWaitlistEntries,
   waitlistSettings as settingsContract,
   type WaitlistStatus,
 } from '@admit/shared/waitlist';
-import { and, asc, eq, gt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
 import { canSeeEvent, eventTopic, findEvent, requireEventRole } from '../events/events.api';
-import { ticketType } from '../events/schema';
+import { event, ticketType } from '../events/schema';
+import { orderAccessToken } from '../orders/orders.api';
 import { order } from '../orders/schema';
+import { entryTokenOpens } from './guest-entries';
 import { waitlistEntry, waitlistSettings } from './schema';
 import { waitlistTopic } from './topics';
 
@@ -117,9 +120,41 @@ export const eventWaitlistLive = defineLiveQuery(eventWaitlist, {
   auth: 'required',
   async load(params, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, params.eventId, 'admin');
-    return entriesWhere(ctx.db, eq(waitlistEntry.eventId, found.id));
+    // A guest's entry counts once they confirm their address; until then it is nobody's business.
+    return entriesWhere(ctx.db, and(eq(waitlistEntry.eventId, found.id), ne(waitlistEntry.status, 'unconfirmed'))!);
   },
   topics: (params) => [waitlistTopic(params.eventId), eventTopic(params.eventId)],
 });
 
-export const waitlistLiveQueries = [waitlistSettingsLive, myWaitlistEntriesLive, eventWaitlistLive];
+/**
+ * A guest's entry, opened by the token of the link emailed to them: its place live, and its offer
+ * with the token that opens the offer's order (to pay it).
+ */
+export const guestWaitlistEntryLive = defineLiveQuery(guestWaitlistEntry, {
+  auth: 'optional',
+  async load(params, ctx) {
+    const { config } = ctx;
+    if (!config || !entryTokenOpens(config, params.entryId, params.token))
+      throw new CallableError('not-found', 'No such waiting-list entry');
+    const [row] = await entriesWhere(ctx.db, eq(waitlistEntry.id, params.entryId));
+    if (!row) throw new CallableError('not-found', 'No such waiting-list entry');
+    const [about] = await ctx.db
+      .select({ slug: event.slug, title: event.title, typeName: ticketType.name })
+      .from(ticketType)
+      .innerJoin(event, eq(event.id, ticketType.eventId))
+      .where(eq(ticketType.id, row.ticketTypeId));
+    const { name: _name, email: _email, ...entry } = row;
+    return [
+      {
+        ...entry,
+        offer: entry.offer && { ...entry.offer, accessToken: orderAccessToken(config, entry.offer.orderId) },
+        eventSlug: about!.slug,
+        eventTitle: about!.title,
+        ticketTypeName: about!.typeName,
+      },
+    ];
+  },
+  topics: (_params, rows) => rows.flatMap((row) => [waitlistTopic(row.eventId), eventTopic(row.eventId)]),
+});
+
+export const waitlistLiveQueries = [waitlistSettingsLive, myWaitlistEntriesLive, eventWaitlistLive, guestWaitlistEntryLive];

@@ -142,6 +142,17 @@ export const mailMessages = {
     id: 'mail.guestLink.ignore',
     defaultMessage: 'If you did not order these tickets, ignore this email: nothing is issued without the link.',
   },
+  waitlistJoinSubject: { id: 'mail.waitlistJoin.subject', defaultMessage: 'Confirm your place on the waiting list for {event}' },
+  waitlistJoinIntro: {
+    id: 'mail.waitlistJoin.intro',
+    defaultMessage:
+      'You asked to wait for {count, plural, one {a ticket} other {# tickets}} for {event}. Open the link below to confirm this address and take your place on the list.',
+  },
+  waitlistJoinAction: { id: 'mail.waitlistJoin.action', defaultMessage: 'Take my place on the list' },
+  waitlistJoinIgnore: {
+    id: 'mail.waitlistJoin.ignore',
+    defaultMessage: 'If you did not ask for this, ignore this email: nobody is put on the list without the link.',
+  },
   waitlistOfferSubject: { id: 'mail.waitlistOffer.subject', defaultMessage: 'Places came free for {event}' },
   waitlistOfferIntro: {
     id: 'mail.waitlistOffer.intro',
