@@ -323,7 +323,8 @@ export function TicketPicker({
           guest={guest}
           onGuestChange={setGuest}
           onContinueAsGuest={() => setAsGuest(true)}
-          onSale={onSale}
+          // Nothing left to take (a waiting list may be offered above): no guest checkout to start.
+          onSale={onSale && types.some((type) => type.remaining > 0)}
           onSubmit={submit}
           submitDisabled={total === 0 || !onSale || !questionsKnown}
           submitting={mutation.isPending}
