@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OrderResource } from '@admit/shared/api-resources';
 import { cancelEvent } from '@admit/shared/event-changes';
-import { createOrder } from '@admit/shared/orders';
+import { createOrder, refundOrder } from '@admit/shared/orders';
+import { configureWaitlist, joinWaitlist } from '@admit/shared/waitlist';
 import { setTicketHolder } from '@admit/shared/tickets';
 import {
   createWebhook,
@@ -298,6 +299,45 @@ describe('signed webhooks', () => {
     });
     expect(bodies.find((body) => body.type === 'event.cancelled')?.data).toMatchObject({ object: 'event', status: 'cancelled' });
     expect(bodies.find((body) => body.type === 'order.refunded')?.data).toMatchObject({ object: 'order' });
+  });
+
+  it('reports a waiting list’s offer with its entry and its hold', async () => {
+    const { secret } = await addEndpoint('/waitlist', ['waitlist.offered']);
+    const full = await createPublishedEvent(t, owner.cookie, { organizationId, ticketTypes: [{ capacity: 1 }] });
+    const [typeId] = full.ticketTypeIds;
+    await t.call(configureWaitlist, { eventId: full.eventId, enabled: true }, owner.cookie);
+    const taken = await t.call(
+      createOrder,
+      { eventId: full.eventId, lines: [{ ticketTypeId: typeId!, quantity: 1 }] },
+      owner.cookie,
+    );
+    const joined = await t.call(joinWaitlist, { eventId: full.eventId, ticketTypeId: typeId!, quantity: 1 }, buyer.cookie);
+    expect(joined.status).toBe(200);
+    await t.call(
+      refundOrder,
+      { orderId: taken.body.result.orderId, reason: 'Cannot come', idempotencyKey: 'waitlist-webhook-1' },
+      owner.cookie,
+    );
+    const [got] = await until(
+      async () => {
+        await t.settleJobs();
+        return receiver.received('/waitlist');
+      },
+      (requests) => requests.length > 0,
+    );
+    verify(secret, got!);
+    const body = JSON.parse(got!.body) as { type: string; data: Record<string, unknown> };
+    expect(body).toMatchObject({
+      type: 'waitlist.offered',
+      data: {
+        object: 'waitlist_entry',
+        id: joined.body.result.entryId,
+        event_id: full.eventId,
+        status: 'offered',
+        quantity: 1,
+        offer: { order_id: expect.any(String), quantity: 1, hold_expires_at: expect.any(String) },
+      },
+    });
   });
 });
 
