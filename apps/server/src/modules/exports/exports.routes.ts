@@ -12,7 +12,6 @@ import { contentDisposition } from '../../platform/http/content-disposition';
 import { sendError } from '../../platform/http/send-error';
 import { localeOf } from '../../platform/mail/compose';
 import { eventCode } from '../codes/schema';
-import { checkIn } from '../checkin/schema';
 import { requireEventRole, type EventRecord } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { order, orderLine } from '../orders/schema';
@@ -20,6 +19,7 @@ import { ticket } from '../tickets/schema';
 import type { QuestionRow } from '@admit/shared/questions';
 import { questionsOf } from '../questions/questions.api';
 import { answerColumns } from './answer-columns';
+import { checkInsExport } from './check-ins-export';
 import { codesExport } from './codes-export';
 import { waitlistExport } from './waitlist-export';
 import { exportedText, isoInstant, localTimeFormatter, moneyFormatter } from './csv-format';
@@ -274,63 +274,10 @@ const orders: ExportDefinition = {
   },
 };
 
-const checkIns: ExportDefinition = {
-  minimumRole: 'admin',
-  header: () => [
-    'check_in_id',
-    'scanned_at',
-    'scanned_at_local',
-    'time_zone',
-    'result',
-    'device',
-    'ticket_id',
-    'ticket_type',
-    'holder_name',
-  ],
-  async count({ db, event: found }) {
-    const [row] = await db.select({ n: count() }).from(checkIn).where(eq(checkIn.eventId, found.id));
-    return row?.n ?? 0;
-  },
-  async *rows({ db, event: found }) {
-    const local = localTimeFormatter(found.timeZone);
-    const read = (after: SQL | undefined) =>
-      db
-        .select({
-          id: checkIn.id,
-          cursorAt: sql<string>`${checkIn.scannedAt}::text`,
-          scannedAt: checkIn.scannedAt,
-          result: checkIn.result,
-          device: exportedText(checkIn.device),
-          ticketId: checkIn.ticketId,
-          ticketType: exportedText<string | null>(ticketType.name),
-          holderName: exportedText<string | null>(ticket.holderName),
-        })
-        .from(checkIn)
-        .leftJoin(ticket, eq(ticket.id, checkIn.ticketId))
-        .leftJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
-        .where(and(eq(checkIn.eventId, found.id), after))
-        .orderBy(asc(checkIn.scannedAt), asc(checkIn.id))
-        .limit(pageSize);
-    for await (const row of pages(read, sql`${checkIn.scannedAt}`, sql`${checkIn.id}`)) {
-      yield [
-        row.id,
-        isoInstant(row.scannedAt),
-        local(row.scannedAt),
-        found.timeZone,
-        row.result,
-        row.device,
-        row.ticketId ?? '',
-        row.ticketType ?? '',
-        row.holderName ?? '',
-      ];
-    }
-  },
-};
-
 const definitions: Record<ExportKind, ExportDefinition> = {
   attendees,
   orders,
-  'check-ins': checkIns,
+  'check-ins': checkInsExport,
   codes: codesExport,
   waitlist: waitlistExport,
 };

@@ -190,6 +190,19 @@ describe('the waiting list', () => {
         ['Ida Idle', 'expired'],
         ['Jo Keen', 'accepted'],
       ]);
+      // The same list, as the organizer downloads it.
+      const csv = await t.app.inject({
+        method: 'GET',
+        url: `/files/events/${eventId}/exports/waitlist.csv`,
+        headers: { cookie: owner.cookie },
+      });
+      expect(csv.statusCode).toBe(200);
+      const lines = csv.body.trim().split(/\r?\n/);
+      expect(lines[0]).toMatch(/^entry_id,name,email,ticket_type,quantity,status,/);
+      expect(lines.slice(1).map((line) => line.split(',').slice(1, 2).concat(line.split(',')[5]!))).toEqual([
+        ['Ida Idle', 'expired'],
+        ['Jo Keen', 'accepted'],
+      ]);
     } finally {
       list.close();
     }
