@@ -26,6 +26,7 @@ import {
   webhooksLiveQueries,
 } from './modules/webhooks/webhooks.api';
 import {
+  closeAtStartJob,
   offerFreedPlacesJobDefinition,
   sendWaitlistConfirmationJob,
   waitlistCallables,
@@ -71,6 +72,7 @@ export const jobDefinitions = [
   sweepWebhooksJob,
   offerFreedPlacesJobDefinition,
   sendWaitlistConfirmationJob,
+  closeAtStartJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Db, Tx } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import { defineJob } from '../../platform/jobs/job-services';
-import { clearWaiting, countWaiting, eventTopic, offerFreedPlacesJob, SoldOut } from '../events/events.api';
+import { clearWaiting, countWaiting, eventTopic, offerFreedPlacesJob, SoldOut, wakeWaitlist } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { holdForWaitlist, orderTopics } from '../orders/orders.api';
 import { emitWaitlistWebhook } from './waitlist-resource';
@@ -11,6 +11,9 @@ import { waitlistEntry, waitlistSettings } from './schema';
 import { waitlistTopic } from './topics';
 
 type Entry = typeof waitlistEntry.$inferSelect;
+
+/** The waiting entries of a type one run reads: up to as many offers. */
+const queueRead = 1_000;
 type Settings = typeof waitlistSettings.$inferSelect;
 
 /**
@@ -50,7 +53,7 @@ export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string)
         .from(waitlistEntry)
         .where(and(eq(waitlistEntry.ticketTypeId, type.id), eq(waitlistEntry.status, 'waiting')))
         .orderBy(asc(waitlistEntry.joinedAt), asc(waitlistEntry.id))
-        .limit(1_000);
+        .limit(queueRead);
       for (const entry of queue) {
         const quantity = entry.quantity <= free ? entry.quantity : settings.partialOffers ? free : 0;
         if (quantity <= 0) break;
@@ -58,6 +61,8 @@ export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string)
         free -= quantity;
         eventFree -= quantity;
       }
+      // A queue longer than one read, with places left: another run goes on from where this ends.
+      if (queue.length === queueRead && free > 0) await wakeWaitlist(tx, eventId);
     }
     return offered;
   });
@@ -134,5 +139,24 @@ export const offerFreedPlacesJobDefinition = defineJob({
     });
     services.publish(waitlistTopic(eventId), eventTopic(eventId));
     for (const entry of offered) services.publish(...orderTopics({ id: entry.offerOrderId!, eventId, buyerId: entry.personId }));
+  },
+});
+
+/**
+ * Closes an event's list when the event begins (enqueued for its start when the list is turned
+ * on): people still waiting are told by their entry's status, and the places go back to the
+ * public. A start moved later leaves this a no-op; the move wakes offerFreedPlacesJob for the new one.
+ */
+export const closeAtStartJob = defineJob({
+  name: 'waitlist.closeAtStart',
+  data: z.object({ eventId: z.string() }),
+  async handler({ eventId }, { services }) {
+    const closed = await services.db.transaction(async (tx) => {
+      const [found] = await tx.select().from(event).where(eq(event.id, eventId)).for('no key update');
+      if (!found || found.startsAt > new Date()) return false;
+      await closeList(tx, eventId);
+      return true;
+    });
+    if (closed) services.publish(waitlistTopic(eventId), eventTopic(eventId));
   },
 });

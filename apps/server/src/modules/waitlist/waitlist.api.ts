@@ -1,6 +1,6 @@
 // The waitlist module's surface: what app.ts composes and other modules may call.
 export { sendWaitlistConfirmationJob } from './guest-entries';
-export { closeList, offerFreedPlaces, offerFreedPlacesJobDefinition } from './offer-places';
+export { closeAtStartJob, closeList, offerFreedPlaces, offerFreedPlacesJobDefinition } from './offer-places';
 export { waitlistEntry, waitlistSettings } from './schema';
 export { waitlistTopic } from './topics';
 export { waitlistCallables } from './waitlist.functions';

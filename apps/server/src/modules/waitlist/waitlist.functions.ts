@@ -16,7 +16,7 @@ import { confirmFreeHold, orderTopics, releaseHold } from '../orders/orders.api'
 import { order } from '../orders/schema';
 import { entryTokenOpens } from './guest-entries';
 import { confirmWaitlistEntryCallable, failed, joinWaitlistCallable } from './join';
-import { closeList, offer } from './offer-places';
+import { closeAtStartJob, closeList, offer } from './offer-places';
 import { waitlistEntry, waitlistSettings } from './schema';
 import { waitlistTopic } from './topics';
 
@@ -45,8 +45,8 @@ export const configureWaitlistCallable = defineCallable(configureWaitlist, {
         .onConflictDoUpdate({ target: waitlistSettings.eventId, set: settings });
       // Turned off: nobody waits any more, and the places go back to the public.
       if (!input.enabled) await closeList(tx, found.id);
-      // On: the list closes when the event begins (the job closes it then).
-      else await wakeWaitlist(tx, found.id, found.startsAt);
+      // On: the list closes when the event begins.
+      else await ctx.jobs.enqueue(tx, closeAtStartJob, { eventId: found.id }, { startAfter: found.startsAt });
       await recordAudit(tx, {
         organizationId: found.organizationId,
         eventId: found.id,

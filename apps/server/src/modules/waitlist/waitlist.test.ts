@@ -15,7 +15,7 @@ import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
-import { ticketType } from '../events/schema';
+import { event, ticketType } from '../events/schema';
 import { releaseHold } from '../orders/orders.api';
 import { order } from '../orders/schema';
 import { ticket } from '../tickets/schema';
@@ -261,6 +261,25 @@ describe('the waiting list', () => {
     );
     expect(raised.status).toBe(200);
     await expect.poll(() => statusesOf(ticketTypeId)).toEqual(['offered']);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('closes when the event begins, giving the places back to the public', async () => {
+    const { eventId, ticketTypeId } = await soldOutEvent({ capacity: 1 });
+    await fillWithFreeOrders(eventId, ticketTypeId, 1);
+    await join(await t.signUp('Pat Patient'), eventId, ticketTypeId);
+    // The event's start comes: its job, enqueued when the list was turned on, runs.
+    await t.db
+      .update(event)
+      .set({ startsAt: new Date(Date.now() - 60_000) })
+      .where(eq(event.id, eventId));
+    await t.database.execute(
+      `update pgboss.job set start_after = now() where name = 'waitlist.closeAtStart' and data->>'eventId' = $1`,
+      [eventId],
+    );
+    await expect.poll(() => statusesOf(ticketTypeId)).toEqual(['closed']);
+    const [type] = await t.db.select().from(ticketType).where(eq(ticketType.id, ticketTypeId));
+    expect(type!.waitlistWaiting).toBe(0);
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
