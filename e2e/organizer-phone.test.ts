@@ -96,7 +96,14 @@ describe('an organizer runs an event from a phone', () => {
     const menu = organizer.getByRole('menu');
     await menu.waitFor();
     const items = await menu.getByRole('menuitem').allTextContents();
-    expect(items.slice(0, 5)).toEqual(['Edit details', 'Sales and visitors', 'Codes', 'Questions', 'Message attendees']);
+    expect(items.slice(0, 6)).toEqual([
+      'Edit details',
+      'Sales and visitors',
+      'Codes',
+      'Questions',
+      'Waiting list',
+      'Message attendees',
+    ]);
     expect(items.at(-1)).toBe('Cancel event');
     await menu.getByText('Cannot be undone').waitFor();
     // The arrow keys walk the items.
