@@ -1,22 +1,19 @@
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { configureWaitlist, joinWaitlist } from '@admit/shared/waitlist';
 import { asc, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { startProcess, type ManagedProcess } from '../../../../../deploy/processes';
+import type { ManagedProcess } from '../../../../../deploy/processes';
 import { outboxMessage } from '../../platform/mail/schema';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp } from '../../testing/test-app';
+import { startWorkerProcess } from '../../testing/worker-process';
 import { waitlistEntry } from './schema';
 
 // A worker process killed while it offers freed places to a waiting list, and started again: every
 // freed place is offered once, to the people first in line, and each of them is emailed once.
 // PostgreSQL only: the embedded database belongs to one process.
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
 describe('a worker killed while it offers places to a waiting list', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
@@ -51,25 +48,8 @@ describe('a worker killed while it offers places to a waiting list', () => {
           ),
         );
 
-        const env = {
-          ...process.env,
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'info',
-          DATABASE_URL: t.database.url!,
-          AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-          PUBLIC_URL: 'http://localhost:3000',
-          DATA_DIR: t.config.DATA_DIR,
-        };
         const startWorker = async () => {
-          const worker = await startProcess({
-            name: 'worker',
-            command: process.execPath,
-            args: ['scripts/worker.mjs'],
-            env,
-            cwd: root,
-            readyWhen: /worker running/,
-            timeoutMs: 60_000,
-          });
+          const worker = await startWorkerProcess(t);
           workers.push(worker);
           return worker;
         };

@@ -1,20 +1,17 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createOrder } from '@admit/shared/orders';
 import { createWebhook } from '@admit/shared/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { startProcess, type ManagedProcess } from '../../../../../deploy/processes';
+import type { ManagedProcess } from '../../../../../deploy/processes';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { createTestApp } from '../../testing/test-app';
+import { startWorkerProcess } from '../../testing/worker-process';
 
 // A worker process killed in the middle of a sale while it delivers its webhooks, and started
 // again: every order still reaches the receiver, signed (the outbox row was written with the order;
 // the try the kill cut short is run again). PostgreSQL only: the embedded database belongs to one process.
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 
 describe('a worker killed while it delivers webhooks', () => {
   it.skipIf(!process.env.TEST_DATABASE_URL)(
@@ -70,25 +67,8 @@ describe('a worker killed while it delivers webhooks', () => {
           }
         };
 
-        const env = {
-          ...process.env,
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'info',
-          DATABASE_URL: t.database.url!,
-          AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-          PUBLIC_URL: 'http://localhost:3000',
-          DATA_DIR: t.config.DATA_DIR,
-        };
         const startWorker = async () => {
-          const worker = await startProcess({
-            name: 'worker',
-            command: process.execPath,
-            args: ['scripts/worker.mjs'],
-            env,
-            cwd: root,
-            readyWhen: /worker running/,
-            timeoutMs: 60_000,
-          });
+          const worker = await startWorkerProcess(t);
           workers.push(worker);
           return worker;
         };
