@@ -182,7 +182,19 @@ export const MyOrderRow = z.object({
     }),
   ),
   /** Its valid tickets and whom each is for (its holder name changes until the event starts). */
-  tickets: z.array(z.object({ id: z.string(), ticketTypeId: z.string(), holderName: z.string() })),
+  tickets: z.array(
+    z.object({
+      id: z.string(),
+      ticketTypeId: z.string(),
+      holderName: z.string(),
+      /** Sent to someone else, who accepted (decision 0065): theirs now, not the buyer's to change or send. */
+      givenAway: z.boolean(),
+      /** Until when it may be sent to someone else; null: it cannot be. */
+      transferUntil: z.string().nullable(),
+      /** Its transfer waiting for the recipient to accept, if any. */
+      pendingTransfer: z.object({ id: z.string(), toEmail: z.string() }).nullable(),
+    }),
+  ),
   /** Until when answers can be changed: the event's start. */
   answersUntil: z.string(),
   createdAt: z.string(),
@@ -225,6 +237,10 @@ export const OrderActivityKind = z.enum([
   'email_sent',
   'holder_changed',
   'answers_changed',
+  /** A ticket was sent to someone else, the transfer was withdrawn or declined, or it was accepted (decision 0065). */
+  'transfer_sent',
+  'transfer_cancelled',
+  'ticket_transferred',
 ]);
 export type OrderActivityKind = z.infer<typeof OrderActivityKind>;
 

@@ -37,6 +37,12 @@ export const MyTicketRow = z.object({
   startsAt: z.string(),
   endsAt: z.string(),
   checkedInAt: z.string().nullable(),
+  /** Until when it may be sent to someone else (decision 0065); null: it cannot be (transfers off, or too late). */
+  transferUntil: z.string().nullable(),
+  /** Its transfer waiting for the recipient to accept, if any. */
+  pendingTransfer: z.object({ id: z.string(), toEmail: z.string() }).nullable(),
+  /** Who sent it, when it came by a transfer. */
+  receivedFrom: z.string().nullable(),
 });
 export type MyTicketRow = z.infer<typeof MyTicketRow>;
 export const myTickets = defineLiveQueryContract('tickets.mine', z.strictObject({}), MyTicketRow);

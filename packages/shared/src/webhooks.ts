@@ -13,6 +13,7 @@ export const webhookEventTypes = [
   'order.cancelled',
   'ticket.checked_in',
   'ticket.holder_changed',
+  'ticket.transferred',
   'event.updated',
   'event.cancelled',
   'waitlist.offered',
