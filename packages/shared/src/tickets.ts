@@ -13,6 +13,15 @@ export function ticketsPdfPath(orderId: string, accessToken?: string): string {
   return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
 }
 
+/**
+ * Where one ticket is as a PDF, for whoever holds it: a ticket sent on to someone (decision 0065) is
+ * theirs, and no longer in its order's PDF for the buyer. `accessToken`: the token of the ticket's own link.
+ */
+export function ticketPdfPath(ticketId: string, accessToken?: string): string {
+  const path = `/files/tickets/${encodeURIComponent(ticketId)}/ticket.pdf`;
+  return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
+}
+
 export const TicketStatus = z.enum(['valid', 'void']);
 
 export const MyTicketRow = z.object({
