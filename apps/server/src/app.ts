@@ -313,6 +313,7 @@ export async function buildApp(options: BuildAppOptions) {
     storage,
     getUser: (request) => sessions.userOf(request),
     tokenOpens: (orderId, token) => tokenOpens(config, orderId, token),
+    config,
   });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
   await registerApiRoutes(app, {

@@ -16,7 +16,12 @@ import {
 import { cancelEventOrdersJob, paymentsCallables, paymentsJobs } from './modules/payments/payments.api';
 import { orgsCallables, orgsLiveQueries, sendInvitationJob } from './modules/orgs/orgs.api';
 import { deleteFileJob } from './platform/files/uploads';
-import { ticketHolderCallables, ticketsLiveQueries } from './modules/tickets/tickets.api';
+import {
+  ticketHolderCallables,
+  ticketsLiveQueries,
+  transferCallables,
+  transfersLiveQueries,
+} from './modules/tickets/tickets.api';
 import {
   deliverEndpointWebhooksJob,
   deliverWebhookJob,
@@ -47,6 +52,7 @@ export const callables = [
   // ticket is written on its order's timeline by the orders module.
   ...eventEndCallables(cancelEventOrdersJob),
   ...ticketHolderCallables(orderSideOfTicketChanges),
+  ...transferCallables(orderSideOfTicketChanges),
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,
@@ -80,6 +86,7 @@ export const liveQueries = [
   ...ordersLiveQueries,
   ...orderDetailLiveQueries,
   ...ticketsLiveQueries,
+  ...transfersLiveQueries,
   ...checkinLiveQueries,
   ...analyticsLiveQueries,
   ...messagesLiveQueries,

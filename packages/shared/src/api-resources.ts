@@ -72,6 +72,10 @@ export const TicketResource = z.object({
   /** The attendee's answers to the event's questions, by question id. */
   answers: z.record(z.string(), z.unknown()),
   checked_in_at: utcTime.nullable(),
+  /** The ticket this one was issued in place of, when its holder sent it to someone (`ticket.transferred`). */
+  transferred_from: z.string().nullable(),
+  /** The ticket issued in place of this one (now void), when it was sent to someone. */
+  replaced_by: z.string().nullable(),
   created_at: utcTime,
   time_zone: z.string(),
 });

@@ -7,6 +7,7 @@ import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
 import { questionFailures } from './questions';
 import { ticketFailures } from './tickets';
+import { transferFailures } from './transfers';
 import { waitlistFailures } from './waitlist';
 import { webhookFailures } from './webhooks';
 
@@ -22,6 +23,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...eventChangeFailures,
   ...orgFailures,
   ...ticketFailures,
+  ...transferFailures,
   ...messageFailures,
   ...codeFailures,
   ...questionFailures,

@@ -22,11 +22,7 @@ export const transferLimits = { hoursBeforeStart: { min: 0, max: 720 }, shown: 5
 export const TransferSettings = z.strictObject({
   eventId: Id,
   enabled: z.boolean(),
-  closesHoursBeforeStart: z
-    .int()
-    .min(transferLimits.hoursBeforeStart.min)
-    .max(transferLimits.hoursBeforeStart.max)
-    .default(0),
+  closesHoursBeforeStart: z.int().min(transferLimits.hoursBeforeStart.min).max(transferLimits.hoursBeforeStart.max).default(0),
 });
 export type TransferSettings = z.input<typeof TransferSettings>;
 export const configureTransfers = defineCallableContract(
@@ -150,7 +146,11 @@ export const EventTransferRow = z.object({
   decidedAt: z.string().nullable(),
 });
 export type EventTransferRow = z.infer<typeof EventTransferRow>;
-export const eventTransfers = defineLiveQueryContract('tickets.eventTransfers', z.strictObject({ eventId: Id }), EventTransferRow);
+export const eventTransfers = defineLiveQueryContract(
+  'tickets.eventTransfers',
+  z.strictObject({ eventId: Id }),
+  EventTransferRow,
+);
 
 /** Why a transfer cannot happen now: the `reason` in a `failed-precondition` answer's details. */
 export const transferFailures = [
@@ -162,4 +162,6 @@ export const transferFailures = [
   z.object({ reason: z.literal('transfer-decided'), status: TransferStatus }),
   /** A ticket cannot be sent to the address that holds it. */
   z.object({ reason: z.literal('same-holder') }),
+  /** `resource-exhausted`: this ticket was sent `limit` times already (each sends an email). */
+  z.object({ reason: z.literal('too-many-transfers'), limit: z.number() }),
 ] as const;

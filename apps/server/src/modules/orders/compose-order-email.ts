@@ -40,7 +40,7 @@ export interface OrderConfirmationContent extends OrderEmailRecipient {
   orderUrl?: string;
 }
 
-function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []): Email {
+export function renderEmail(to: string, subject: string, props: OrderEmailProps, attachments: EmailAttachment[] = []): Email {
   return { to, subject, ...renderEmailParts(createElement(OrderEmail, props)), attachments };
 }
 
@@ -68,7 +68,7 @@ function calendarLinks(content: OrderEmailRecipient, intl: ReturnType<typeof mai
  * as an email shows them (decision 0031): rows from before the entrances' limits may hold any
  * length, and the HTML and the text part each carry every word once more.
  */
-function frame(content: OrderEmailRecipient) {
+export function frame(content: OrderEmailRecipient) {
   const intl = mailIntl(content.locale);
   return {
     intl,

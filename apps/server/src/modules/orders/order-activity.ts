@@ -2,8 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { OrderActivityKind } from '@admit/shared/orders';
 import type { Db, Tx } from '../../platform/db/database';
 import { orderActivity } from './schema';
-import { orderTopics } from './topics';
-import { tokenOpens } from './order-access';
 
 /**
  * Adds a line to an order's payment timeline (the organizer's order detail). Call it in the
@@ -37,6 +35,3 @@ export async function recordActivityOnce(
     .returning({ id: orderActivity.id });
   return written.length > 0;
 }
-
-/** What a buyer's change to a ticket does to its order, and whether a guest's token opens it (the tickets module's TicketChangeOnOrder, given by app.ts). */
-export const orderSideOfTicketChanges = { record: recordActivity, topics: orderTopics, tokenOpens };

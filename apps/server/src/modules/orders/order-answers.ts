@@ -1,16 +1,31 @@
 import { hasQuestionsFor, shownAnswers, type QuestionRow } from '@admit/shared/questions';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { ticketType } from '../events/schema';
-import { ticket } from '../tickets/schema';
+import { ticket, ticketTransfer } from '../tickets/schema';
 import { orderLine } from './schema';
 
 export type ValidTicket = Awaited<ReturnType<typeof validTicketsOf>>[number];
 
-/** The order's valid tickets, in the ticket types' order, then the order they were issued in. */
+/**
+ * The order's valid tickets, in the ticket types' order, then the order they were issued in, with
+ * what decides whether each may be sent on (decision 0065).
+ */
 export function validTicketsOf(db: Db, orderId: string) {
   return db
-    .select({ id: ticket.id, ticketTypeId: ticket.ticketTypeId, holderName: ticket.holderName, answers: ticket.answers })
+    .select({
+      id: ticket.id,
+      ticketTypeId: ticket.ticketTypeId,
+      holderName: ticket.holderName,
+      answers: ticket.answers,
+      status: ticket.status,
+      checkedInAt: ticket.checkedInAt,
+      transferredFrom: ticket.transferredFrom,
+      holderUserId: ticket.holderUserId,
+      pendingTransfer: sql<{ id: string; toEmail: string } | null>`(
+        select json_build_object('id', ${ticketTransfer.id}, 'toEmail', ${ticketTransfer.toEmail}) from ${ticketTransfer}
+         where ${ticketTransfer.ticketId} = ${ticket.id} and ${ticketTransfer.status} = 'pending')`,
+    })
     .from(ticket)
     .innerJoin(ticketType, eq(ticketType.id, ticket.ticketTypeId))
     .where(and(eq(ticket.orderId, orderId), eq(ticket.status, 'valid')))

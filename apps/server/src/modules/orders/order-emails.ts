@@ -89,7 +89,7 @@ export async function picturesFor(deps: OrderEmailDeps, found: Found) {
  * The event as the buyer reads it: its title and venue in the order's language when the event has
  * a translation into it, else in its main language (decision 0040).
  */
-const eventIn = (found: Found, locale: Locale) => {
+export const eventIn = (found: Found, locale: Locale) => {
   const { title, venue } = localizeEvent(found.event, locale);
   return { ...found.event, title, venue };
 };
@@ -145,7 +145,7 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
       language.shownIn,
     ).name,
   }));
-  const tickets = await validTicketsOf(deps.db, orderId, language);
+  const tickets = await validTicketsOf(deps.db, { orderId, buyersOnly: true }, language);
   if (tickets.length === 0) throw new Error(`Order ${orderId} has no valid tickets to send`);
 
   const pictures = await picturesFor(deps, found);

@@ -3,7 +3,8 @@
 export { createGuestOrders, type Guest } from './guest-orders';
 export { releaseExpiredHolds, releaseHold } from './holds';
 export { buyersOrder, claimGuestOrders, guestOrderUrl, orderAccessToken, tokenOpens } from './order-access';
-export { orderSideOfTicketChanges, recordActivity, recordActivityOnce } from './order-activity';
+export { recordActivity, recordActivityOnce } from './order-activity';
+export { orderSideOfTicketChanges } from './ticket-changes';
 export { setOrderMoney } from './order-money';
 export { answersOf, codeUsesOf, placesOf, type Order } from './order-places';
 export { countOrderAttempt, requireWithinBuyerLimits } from './order-quotas';

@@ -6,6 +6,7 @@ import {
   sendLatePaymentRefundNoticeJob,
   sendRefundNoticeJob,
 } from './order-emails';
+import { sendTransferAcceptedJob, sendTransferOfferJob } from './transfer-emails';
 import { sendWaitlistOfferJob } from './waitlist-offers';
 
 // The orders module's background work, each defined next to what it does. Every job is enqueued in
@@ -20,4 +21,6 @@ export const ordersJobs = [
   expireHoldJob,
   sendEventCancelledNoticeJob,
   sendWaitlistOfferJob,
+  sendTransferOfferJob,
+  sendTransferAcceptedJob,
 ];

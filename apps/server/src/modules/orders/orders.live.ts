@@ -6,6 +6,7 @@ import { defineLiveQuery } from '../../platform/live/live-query';
 import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.api';
 import { event } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
+import { transferSettingsOf, transferUntil } from '../tickets/tickets.api';
 import { attendeesOf, validTicketsOf } from './order-answers';
 import { linesWithNames } from './order-lines';
 import { tokenOpens } from './order-access';
@@ -27,7 +28,8 @@ export const eventOrdersLive = defineLiveQuery(eventOrders, {
         currency: order.currency,
         // Qualified by hand: in a one-table select Drizzle leaves column names bare, and a bare "id"
         // inside the subquery would mean the ticket's own id (every count was 0).
-        ticketCount: sql<number>`(select count(*)::int from "ticket" where "ticket"."order_id" = "order"."id")`,
+        // A ticket sent on counts once: the void one it replaced is left out (decision 0065).
+        ticketCount: sql<number>`(select count(*)::int from "ticket" where "ticket"."order_id" = "order"."id" and "ticket"."replaced_by" is null)`,
         createdAt: order.createdAt,
       })
       .from(order)
@@ -59,6 +61,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         eventSlug: event.slug,
         coverFile: event.coverFile,
         startsAt: event.startsAt,
+        eventStatus: event.status,
         status: order.status,
         total: order.total,
         refundedAmount: order.refundedAmount,
@@ -73,9 +76,23 @@ export const myOrderLive = defineLiveQuery(myOrder, {
     if (!found) throw new CallableError('not-found', 'No such order');
     const lines = await linesWithNames(ctx.db, found.id);
     const valid = await validTicketsOf(ctx.db, found.id);
-    const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId), valid);
-    const tickets = valid.map(({ id, ticketTypeId, holderName }) => ({ id, ticketTypeId, holderName }));
-    const { coverFile, startsAt, ...shown } = found;
+    // A ticket sent on is its new holder's (decision 0065): the buyer sees to whom, but not their answers.
+    const givenAway = (one: (typeof valid)[number]) =>
+      one.transferredFrom !== null && (ctx.user === undefined || ctx.user === null || one.holderUserId !== ctx.user.id);
+    const kept = valid.filter((one) => !givenAway(one));
+    const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId), kept);
+    const settings = await transferSettingsOf(ctx.db, found.eventId);
+    const tickets = valid.map((one) => ({
+      id: one.id,
+      ticketTypeId: one.ticketTypeId,
+      holderName: one.holderName,
+      givenAway: givenAway(one),
+      transferUntil: givenAway(one)
+        ? null
+        : (transferUntil(one, { status: eventStatus, startsAt }, settings)?.toISOString() ?? null),
+      pendingTransfer: one.pendingTransfer,
+    }));
+    const { coverFile, startsAt, eventStatus, ...shown } = found;
     const covers = await picturesOf(ctx.db, [coverFile]);
     return [
       {

@@ -108,6 +108,9 @@ export const orderActivity = pgTable(
         'email_sent',
         'holder_changed',
         'answers_changed',
+        'transfer_sent',
+        'transfer_cancelled',
+        'ticket_transferred',
       ],
     }).notNull(),
     /** Small facts for the timeline (amount, provider status, event type, reason). */

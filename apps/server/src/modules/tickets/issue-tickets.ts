@@ -74,6 +74,44 @@ export async function voidTickets(tx: Tx, ticketIds: readonly string[]): Promise
   if (voided.length !== ticketIds.length) throw new CallableError('aborted', 'A ticket changed meanwhile; try again');
 }
 
+/**
+ * Issues a valid, not yet admitted ticket anew to the person it was sent to (decision 0065): a new
+ * ticket in the same order, with a new code, their name and answers, and the old one void (its code
+ * no longer admits), in the caller's transaction. Its place stays taken: one ticket went, one came.
+ * Undefined when the ticket was refunded, admitted or sent on meanwhile.
+ */
+export async function reissueTicket(
+  tx: Tx,
+  input: {
+    ticketId: string;
+    checkinKey: string;
+    holder: { name: string; email: string; userId: string | null };
+    answers: Answers;
+  },
+): Promise<string | undefined> {
+  const newId = randomUUID();
+  const [old] = await tx
+    .update(ticket)
+    .set({ status: 'void', replacedBy: newId })
+    .where(and(eq(ticket.id, input.ticketId), eq(ticket.status, 'valid'), isNull(ticket.checkedInAt), isNull(ticket.replacedBy)))
+    .returning();
+  if (!old) return undefined;
+  await tx.insert(ticket).values({
+    id: newId,
+    orderId: old.orderId,
+    ticketTypeId: old.ticketTypeId,
+    eventId: old.eventId,
+    code: newTicketCode(input.checkinKey),
+    holderName: input.holder.name,
+    holderEmail: input.holder.email,
+    holderUserId: input.holder.userId,
+    transferredFrom: old.id,
+    answers: input.answers,
+  });
+  await emitTicketWebhook(tx, { ticketId: newId, type: 'ticket.transferred' });
+  return newId;
+}
+
 /** Makes void tickets valid again (a refund the provider refused); their places are the caller's to take back first. */
 export async function revalidateTickets(tx: Tx, ticketIds: readonly string[]): Promise<void> {
   if (ticketIds.length === 0) return;

@@ -1,6 +1,7 @@
 import type { Answers } from '@admit/shared/questions';
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { user } from '../../platform/auth/schema';
 import { event, ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 
@@ -31,6 +32,15 @@ export const ticket = pgTable(
       .$type<Answers>()
       .notNull()
       .default(sql`'{}'::jsonb`),
+    /**
+     * The ticket this one was issued in place of, when its holder sent it on (decision 0065): it is
+     * then its holder's, not its buyer's, to see, send or rename. The money stays with the order.
+     */
+    transferredFrom: text('transferred_from'),
+    /** The ticket issued in place of this one (now void) when it was sent on. */
+    replacedBy: text('replaced_by'),
+    /** The signed-in person who accepted it, when it came by a transfer (a guest holds it by its link). */
+    holderUserId: text('holder_user_id').references(() => user.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
     /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
@@ -45,5 +55,61 @@ export const ticket = pgTable(
     index('ticket_admitted_idx')
       .on(table.ticketTypeId)
       .where(sql`${table.status} = 'valid' and ${table.checkedInAt} is not null`),
+    // My tickets: what was sent to a signed-in person.
+    index('ticket_holder_user_idx')
+      .on(table.holderUserId)
+      .where(sql`${table.holderUserId} is not null`),
+  ],
+);
+
+/** Whether an event's tickets may be sent on, and until how many hours before it starts (decision 0065). No row: open until the start. */
+export const transferSettings = pgTable('transfer_settings', {
+  eventId: text('event_id')
+    .primaryKey()
+    .references(() => event.id, { onDelete: 'cascade' }),
+  enabled: boolean('enabled').notNull().default(true),
+  closesHoursBeforeStart: integer('closes_hours_before_start').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
+});
+
+/**
+ * A ticket sent by its holder to an address: `pending` until the recipient accepts (the ticket is
+ * then issued anew to them: `newTicketId`) or declines, or the sender or an admin withdraws it.
+ * At most one pending transfer per ticket.
+ */
+export const ticketTransfer = pgTable(
+  'ticket_transfer',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => event.id, { onDelete: 'cascade' }),
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => ticket.id, { onDelete: 'cascade' }),
+    /** The ticket's order: its timeline tells of the transfer, and its money stays where it was. */
+    orderId: text('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    fromName: text('from_name').notNull(),
+    fromEmail: text('from_email').notNull(),
+    fromUserId: text('from_user_id').references(() => user.id, { onDelete: 'set null' }),
+    toEmail: text('to_email').notNull(),
+    /** The recipient's name, once accepted. */
+    toName: text('to_name'),
+    status: text('status', { enum: ['pending', 'accepted', 'cancelled', 'declined'] })
+      .notNull()
+      .default('pending'),
+    /** The sender's language: the recipient's email is written in it. */
+    locale: text('locale'),
+    newTicketId: text('new_ticket_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).defaultNow().notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('ticket_transfer_pending_idx')
+      .on(table.ticketId)
+      .where(sql`${table.status} = 'pending'`),
+    index('ticket_transfer_event_idx').on(table.eventId, table.createdAt),
   ],
 );

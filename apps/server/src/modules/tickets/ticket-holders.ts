@@ -3,6 +3,7 @@ import { setTicketHolder } from '@admit/shared/tickets';
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { Config } from '../../platform/config';
 import type { Tx } from '../../platform/db/database';
+import type { JobSender } from '../../platform/jobs/job-queue';
 import { defineCallable, type CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { event } from '../events/schema';
@@ -10,32 +11,36 @@ import { checkTicketAnswers, questionsOf } from '../questions/questions.api';
 import { ticket } from './schema';
 import { emitTicketWebhook } from './ticket-resource';
 import { order } from '../orders/schema';
+import { holdsTicket } from './ticket-access';
 
 /**
- * What a buyer's change to a ticket does to its order: a line on the order's timeline (in the
- * change's transaction) and the topics its watchers listen to. The orders module's, handed in by
- * app.ts: tickets sit below orders and do not import them (docs/decisions/0059-module-seams.md).
+ * What a holder's change to a ticket does to its order: a line on the order's timeline (in the
+ * change's transaction), the emails a transfer sends, and the topics its watchers listen to. The
+ * orders module's, handed in by composition.ts: tickets sit below orders and do not import them
+ * (docs/decisions/0059-module-seams.md).
  */
 export interface TicketChangeOnOrder {
   record(
     tx: Tx,
     orderId: string,
-    kind: 'holder_changed' | 'answers_changed',
+    kind: 'holder_changed' | 'answers_changed' | 'transfer_sent' | 'transfer_cancelled' | 'ticket_transferred',
     detail: Record<string, string | null>,
     actorId: string | null,
   ): Promise<void>;
+  /** Enqueues a transfer's emails, in its transaction: the link to its recipient, or, once accepted, the ticket to them and a word to its sender. */
+  tellOfTransfer(tx: Tx, jobs: JobSender, transferId: string, what: 'sent' | 'accepted'): Promise<void>;
   topics(found: { id: string; eventId: string; buyerId: string | null }, organizationId: string): string[];
   /** Whether a guest's token (from their email) opens the order (decision 0060). */
   tokenOpens(config: Pick<Config, 'AUTH_SECRET'>, orderId: string, token: string | undefined): boolean;
 }
 
 /**
- * A ticket of the caller's own order, locked until the transaction ends, with its order and event,
- * and whether what the buyer says about it can still change: valid, of an event not cancelled and
- * not started (afterwards the door's lists must stay as they were synced). Anyone else's ticket is
- * `not-found`, as one that does not exist. A guest's token opens the tickets of its order only (decision 0060).
+ * A ticket the caller holds (ticket-access.ts), locked until the transaction ends, with its order
+ * and event, and whether what its holder says about it can still change: valid, of an event not
+ * cancelled and not started (afterwards the door's lists must stay as they were synced). Anyone
+ * else's ticket is `not-found`, as one that does not exist.
  */
-async function lockBuyersTicket(
+export async function lockHeldTicket(
   tx: Tx,
   ctx: CallContext,
   guest: { onOrder: TicketChangeOnOrder; accessToken: string | undefined },
@@ -46,19 +51,25 @@ async function lockBuyersTicket(
     .select({
       ticket,
       order,
-      event: { status: event.status, startsAt: event.startsAt, organizationId: event.organizationId },
+      event: {
+        status: event.status,
+        startsAt: event.startsAt,
+        organizationId: event.organizationId,
+        checkinKey: event.checkinKey,
+        title: event.title,
+      },
     })
     .from(ticket)
     .innerJoin(order, eq(order.id, ticket.orderId))
     .innerJoin(event, eq(event.id, ticket.eventId))
     .where(which)
     .for('update', { of: ticket });
-  const theirs =
-    found &&
-    (guest.accessToken !== undefined
-      ? guest.onOrder.tokenOpens(ctx.config, found.order.id, guest.accessToken)
-      : found.order.buyerId === ctx.user!.id);
-  if (!found || !theirs) throw new CallableError('not-found', 'No such ticket');
+  const caller = {
+    userId: ctx.user?.id ?? null,
+    accessToken: guest.accessToken,
+    orderTokenOpens: (orderId: string, token: string) => guest.onOrder.tokenOpens(ctx.config, orderId, token),
+  };
+  if (!found || !holdsTicket(ctx.config, caller, found)) throw new CallableError('not-found', 'No such ticket');
   const open = found.ticket.status === 'valid' && found.event.status !== 'cancelled' && found.event.startsAt > new Date();
   return { ...found, open };
 }
@@ -73,7 +84,7 @@ const setTicketHolderCallable = (onOrder: TicketChangeOnOrder) =>
     auth: 'optional',
     async handler(input, ctx) {
       const changed = await ctx.db.transaction(async (tx) => {
-        const found = await lockBuyersTicket(tx, ctx, { onOrder, accessToken: input.accessToken }, eq(ticket.id, input.ticketId));
+        const found = await lockHeldTicket(tx, ctx, { onOrder, accessToken: input.accessToken }, eq(ticket.id, input.ticketId));
         if (!found.open)
           throw new CallableError('failed-precondition', 'The holder cannot change any more', { reason: 'holder-fixed' });
         if (found.ticket.holderName === input.name) return null;
@@ -102,7 +113,7 @@ const changeAnswersCallable = (onOrder: TicketChangeOnOrder) =>
     auth: 'optional',
     async handler(input, ctx) {
       const changed = await ctx.db.transaction(async (tx) => {
-        const found = await lockBuyersTicket(
+        const found = await lockHeldTicket(
           tx,
           ctx,
           { onOrder, accessToken: input.accessToken },

@@ -41,6 +41,8 @@ export async function ticketResources(db: Db, ticketIds: readonly string[]): Pro
         holder_email: t.holderEmail,
         answers: t.answers,
         checked_in_at: t.checkedInAt?.toISOString() ?? null,
+        transferred_from: t.transferredFrom,
+        replaced_by: t.replacedBy,
         created_at: t.createdAt.toISOString(),
         time_zone: row.timeZone,
       },
@@ -54,7 +56,7 @@ export async function ticketResources(db: Db, ticketIds: readonly string[]): Pro
  */
 export async function emitTicketWebhook(
   tx: Tx,
-  input: { ticketId: string; type: 'ticket.checked_in' | 'ticket.holder_changed' },
+  input: { ticketId: string; type: 'ticket.checked_in' | 'ticket.holder_changed' | 'ticket.transferred' },
 ): Promise<void> {
   const [found] = await tx
     .select({ organizationId: event.organizationId })

@@ -4,6 +4,7 @@ export {
   issueTickets,
   issueTicketsForOrders,
   issueTicketsInStatement,
+  reissueTicket,
   revalidateTickets,
   voidTickets,
   withdrawAdmission,
@@ -16,5 +17,9 @@ export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export { ticketHolderCallables, type TicketChangeOnOrder } from './ticket-holders';
 export { ticketsLiveQueries } from './tickets.live';
-export { eventTicketsTopic, userTicketsTopic } from './topics';
+export { eventTicketsTopic, userTicketsTopic, eventTransfersTopic } from './topics';
+export { ticketAccessToken, transferToken } from './ticket-access';
+export { transferCallables } from './transfers.functions';
+export { transfersLiveQueries } from './transfers.live';
+export { transferSettingsOf, transfersCloseAt, transferUntil } from './transfer-window';
 export { emitTicketWebhook, ticketResource, ticketResources } from './ticket-resource';

@@ -7,7 +7,8 @@ import { auditLog } from './schema';
 export interface AuditEntry {
   organizationId: string;
   eventId?: string;
-  actor: Pick<SessionUser, 'id' | 'name' | 'email'>;
+  /** Who did it; `id` null for a person without an account (a guest who accepted a ticket sent to them). */
+  actor: Pick<SessionUser, 'name' | 'email'> & { id: string | null };
   /** `event.update`, `ticketType.remove`, `event.cancel`… */
   action: string;
   /** The changed thing's name as it was. */

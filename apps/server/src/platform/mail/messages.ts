@@ -250,6 +250,35 @@ export const mailMessages = {
     defaultMessage: 'Show this QR code at the door, on your phone or printed. It admits one person once.',
   },
 
+  transferOfferSubject: { id: 'mail.transferOffer.subject', defaultMessage: '{from} sent you a ticket for {event}' },
+  transferOfferIntro: {
+    id: 'mail.transferOffer.intro',
+    defaultMessage:
+      '{from} sent you a ticket for {event} ({ticketType}). Accept it, and it is issued in your name with a code of its own.',
+  },
+  transferOfferUntil: { id: 'mail.transferOffer.until', defaultMessage: 'You can accept it until {until}.' },
+  transferOfferAction: { id: 'mail.transferOffer.action', defaultMessage: 'Accept the ticket' },
+  transferOfferIgnore: {
+    id: 'mail.transferOffer.ignore',
+    defaultMessage:
+      'Not for you, or you cannot go? Decline it on the same page, or ignore this email: the ticket stays with {from}.',
+  },
+  transferTicketSubject: { id: 'mail.transferTicket.subject', defaultMessage: 'Your ticket for {event}' },
+  transferTicketIntro: {
+    id: 'mail.transferTicket.intro',
+    defaultMessage: 'The ticket {from} sent you is yours now. Its PDF is attached.',
+  },
+  transferTicketAction: { id: 'mail.transferTicket.action', defaultMessage: 'Open my ticket' },
+  transferTicketNote: {
+    id: 'mail.transferTicket.note',
+    defaultMessage: 'The button opens your ticket. Keep this email: it is your way back to it.',
+  },
+  transferGivenSubject: { id: 'mail.transferGiven.subject', defaultMessage: '{to} accepted your ticket for {event}' },
+  transferGivenIntro: {
+    id: 'mail.transferGiven.intro',
+    defaultMessage:
+      '{to} accepted the ticket you sent for {event} ({ticketType}). It was issued in their name with a new code: the old one no longer admits anyone.',
+  },
   smsCode: {
     id: 'sms.code',
     defaultMessage: '{code} is your Admit sign-in code. It expires in 5 minutes.',
