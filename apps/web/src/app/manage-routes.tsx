@@ -22,6 +22,7 @@ const OrgAnalyticsPage = lazyScreen(() => import('../features/analytics/org-anal
 const EventCodesPage = lazyScreen(() => import('../features/codes/event-codes-page'), 'EventCodesPage');
 const EventQuestionsPage = lazyScreen(() => import('../features/questions/event-questions-page'), 'EventQuestionsPage');
 const WaitlistPage = lazyScreen(() => import('../features/waitlist/waitlist-page'), 'WaitlistPage');
+const TransfersPage = lazyScreen(() => import('../features/transfers/transfers-page'), 'TransfersPage');
 const EventMessagesPage = lazyScreen(() => import('../features/messages/event-messages-page'), 'EventMessagesPage');
 const ImportPage = lazyScreen(() => import('../features/imports/import-page'), 'ImportPage');
 
@@ -151,6 +152,15 @@ const eventWaitlistRoute = createRoute({
   },
 });
 
+const eventTransfersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/manage/events/$eventId/transfers',
+  component: function EventTransfersRoute() {
+    const { eventId } = eventTransfersRoute.useParams();
+    return <TransfersPage eventId={eventId} />;
+  },
+});
+
 const eventMessagesRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/manage/events/$eventId/messages',
@@ -190,6 +200,7 @@ export const manageRoutes = [
   eventCodesRoute,
   eventQuestionsRoute,
   eventWaitlistRoute,
+  eventTransfersRoute,
   eventMessagesRoute,
   orgAnalyticsRoute,
   orderDetailRoute,

@@ -30,6 +30,8 @@ const OrderPage = lazyScreen(() => import('../features/checkout/order-page'), 'O
 const OrderTicketHolders = lazyScreen(() => import('../features/tickets/order-ticket-holders'), 'OrderTicketHolders');
 const OrderMessages = lazyScreen(() => import('../features/messages/order-messages'), 'OrderMessages');
 const GuestWaitlistPage = lazyScreen(() => import('../features/waitlist/guest-waitlist-page'), 'GuestWaitlistPage');
+const IncomingTransferPage = lazyScreen(() => import('../features/transfers/incoming-transfer-page'), 'IncomingTransferPage');
+const HeldTicketPage = lazyScreen(() => import('../features/tickets/held-ticket-page'), 'HeldTicketPage');
 
 const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: HomePage });
 
@@ -247,6 +249,31 @@ const guestWaitlistRoute = createRoute({
   },
 });
 
+// A ticket sent to someone, opened by the link emailed to them (?token=…, decision 0065): no sign-in needed.
+const incomingTransferRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/transfers/$transferId',
+  validateSearch: (search) => searchOf({ token: textParam(search.token, { max: 100 }) }),
+  component: function IncomingTransferRoute() {
+    const { transferId } = incomingTransferRoute.useParams();
+    const { token } = incomingTransferRoute.useSearch();
+    return <IncomingTransferPage transferId={transferId} token={token} />;
+  },
+});
+
+// One ticket, opened by the token of its own link (?token=…, decision 0065): a guest who was sent it has
+// no session. My tickets (/tickets, signed in) is a route of its own.
+const heldTicketRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/tickets/$ticketId',
+  validateSearch: (search) => searchOf({ token: textParam(search.token, { max: 100 }) }),
+  component: function HeldTicketRoute() {
+    const { ticketId } = heldTicketRoute.useParams();
+    const { token } = heldTicketRoute.useSearch();
+    return <HeldTicketPage ticketId={ticketId} token={token} />;
+  },
+});
+
 /**
  * The payment step of an order made in another site's frame: the order page, in the frame, opened
  * by the guest's token or the session (decision 0061).
@@ -279,6 +306,8 @@ const routeTree = rootRoute.addChildren([
   orderRoute,
   embeddedOrderRoute,
   guestWaitlistRoute,
+  incomingTransferRoute,
+  heldTicketRoute,
   homeRoute,
   signInRoute,
   signUpRoute,

@@ -245,6 +245,30 @@ const failureMessages = untyped(
       defaultMessage:
         '{status, select, unconfirmed {This entry is not confirmed yet: open the link we emailed.} offered {Places have already been offered for this entry.} accepted {The tickets for this entry have already been taken.} expired {This offer has ended.} left {This entry has left the waiting list.} removed {This entry was taken off the waiting list.} closed {The waiting list has closed.} other {This entry is no longer waiting.}}',
     },
+    'transfers-closed': {
+      id: 'error.reason.transfersClosed',
+      defaultMessage:
+        'Tickets to this event can no longer be passed on: the organizer turned it off, or it is too close to the start.',
+    },
+    'ticket-not-transferable': {
+      id: 'error.reason.ticketNotTransferable',
+      defaultMessage:
+        'This ticket cannot be passed on: it is no longer valid, was used at the door, or is already on its way to someone.',
+    },
+    'transfer-decided': {
+      id: 'error.reason.transferDecided',
+      defaultMessage:
+        '{status, select, accepted {This ticket has already been accepted.} cancelled {The sender took this ticket back.} declined {This ticket was declined.} void {This ticket can no longer be accepted: it was refunded or used.} other {This transfer is no longer open.}}',
+    },
+    'same-holder': {
+      id: 'error.reason.sameHolder',
+      defaultMessage: 'This ticket is already held by that email address. Enter the address of the person you are sending it to.',
+    },
+    'too-many-transfers': {
+      id: 'error.reason.tooManyTransfers',
+      defaultMessage:
+        'This ticket has been sent {limit, plural, one {# time} other {# times}} already, which is as often as it can be.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

@@ -11,7 +11,7 @@ import { ticketChangesOpen } from '../../lib/order-changes';
 import { DialogFooter } from '../../lib/dialog-footer';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { useLiveQuery } from '../../lib/live';
-import { AnswerFields, checkAnswers, draftOf, type AnswerDraft } from './answer-fields';
+import { AnswerFields, checkAnswers, draftOf, type AnswerDraft } from '../../lib/answer-fields';
 
 type Attendee = MyOrderRow['attendees'][number];
 

@@ -4,7 +4,7 @@ import { Button, Fieldset, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { FormattedMessage, type IntlShape } from 'react-intl';
-import { AnswerFields, checkAnswers, type AnswerDraft } from './answer-fields';
+import { AnswerFields, checkAnswers, type AnswerDraft } from '../../lib/answer-fields';
 import type { AskedTicket } from './asked-tickets';
 
 /**

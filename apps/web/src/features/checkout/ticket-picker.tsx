@@ -19,7 +19,7 @@ import { useKeptDraft } from '../../lib/kept-drafts';
 import { useLiveQuery } from '../../lib/live';
 import { formatMoney } from '../../lib/money';
 import { ErrorSentence, ErrorState, PageLoader } from '../../lib/page-state';
-import type { AnswerDraft } from './answer-fields';
+import type { AnswerDraft } from '../../lib/answer-fields';
 import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
 import { BuyerStep } from './buyer-step';

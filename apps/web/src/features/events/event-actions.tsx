@@ -3,6 +3,7 @@ import type { ManagedEventRow } from '@admit/shared/events';
 import { Button, Group, Menu, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  IconArrowsExchange,
   IconBan,
   IconChartBar,
   IconChevronDown,
@@ -120,6 +121,15 @@ export function EventActions({ event, hasTicketTypes }: { event: ManagedEventRow
                 leftSection={<IconHourglass size={16} aria-hidden />}
               >
                 <FormattedMessage id="editor.waitlist" defaultMessage="Waiting list" />
+              </MenuItemLink>
+            )}
+            {editable && (
+              <MenuItemLink
+                to="/manage/events/$eventId/transfers"
+                params={{ eventId }}
+                leftSection={<IconArrowsExchange size={16} aria-hidden />}
+              >
+                <FormattedMessage id="editor.transfers" defaultMessage="Transfers" />
               </MenuItemLink>
             )}
             {live && (

@@ -42,6 +42,12 @@ const actions = untyped(
     'waitlist.close': { id: 'audit.waitlist.close', defaultMessage: '{actor} closed the waiting list' },
     'waitlist.offer': { id: 'audit.waitlist.offer', defaultMessage: '{actor} offered places to {target} from the waiting list' },
     'waitlist.remove': { id: 'audit.waitlist.remove', defaultMessage: '{actor} took {target} off the waiting list' },
+    'transfers.open': { id: 'audit.transfers.open', defaultMessage: '{actor} let ticket holders send their tickets on' },
+    'transfers.close': { id: 'audit.transfers.close', defaultMessage: '{actor} turned off sending tickets on' },
+    'ticket.transfer': {
+      id: 'audit.ticket.transfer',
+      defaultMessage: '{actor} took over the ticket that was in the name of {target}',
+    },
     other: { id: 'audit.other', defaultMessage: '{actor} made a change ({action})' },
   }),
 );

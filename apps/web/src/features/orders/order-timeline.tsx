@@ -18,6 +18,7 @@ const colors: Partial<Record<Activity['kind'], string>> = {
   refund_failed: 'red',
   refund_requested: 'orange',
   late_payment_refunded: 'orange',
+  ticket_transferred: 'blue',
 };
 
 /** The payment timeline: what happened to the order, oldest first, in the viewer's language and time. */
@@ -152,6 +153,25 @@ function describe(line: Activity, money: (minor: number) => string, intl: IntlSh
       });
     case 'answers_changed':
       return intl.formatMessage({ id: 'orderTimeline.answersChanged', defaultMessage: 'The buyer changed a ticket’s answers' });
+    case 'transfer_sent':
+      return intl.formatMessage(
+        { id: 'orderTimeline.transferSent', defaultMessage: 'Ticket {ticket} sent to {to}, waiting for them to accept' },
+        { ticket: textIn(detail, 'ticket').toUpperCase(), to: shownContact(textIn(detail, 'to')) },
+      );
+    case 'transfer_cancelled':
+      return intl.formatMessage(
+        {
+          id: 'orderTimeline.transferCancelled',
+          defaultMessage:
+            '{by, select, recipient {{to} declined the ticket sent to them} admin {An organizer withdrew the ticket sent to {to}} other {The ticket sent to {to} was taken back}}',
+        },
+        { by: textIn(detail, 'by'), to: shownContact(textIn(detail, 'to')) },
+      );
+    case 'ticket_transferred':
+      return intl.formatMessage(
+        { id: 'orderTimeline.ticketTransferred', defaultMessage: '{to} accepted the ticket from {from}: it has a new code' },
+        { from: textIn(detail, 'from'), to: textIn(detail, 'to') },
+      );
   }
 }
 

@@ -3,8 +3,8 @@ import { shownQuestions, type Answers, type QuestionRow } from '@admit/shared/qu
 import { Checkbox, NumberInput, Radio, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMemo } from 'react';
 import { useIntl, type IntlShape } from 'react-intl';
-import { countryName } from '../../lib/answers';
-import { issueMessage } from '../../lib/form';
+import { countryName } from './answers';
+import { issueMessage } from './form';
 
 /** One ticket's answers as the buyer types them: anything a field holds, checked when sent. */
 export type AnswerDraft = Record<string, unknown>;
