@@ -1,6 +1,6 @@
 import { contractRef } from '@admit/shared/contract-ref';
 import type { heldTicket } from '@admit/shared/transfers';
-import { Alert, Stack, Title } from '@mantine/core';
+import { Alert, Stack, Text, Title } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { CallError } from '../../lib/callable';
@@ -57,7 +57,15 @@ export function HeldTicketPage({ ticketId, token }: { ticketId: string; token: s
       ) : error ? (
         <ErrorState error={error} />
       ) : ticket ? (
-        <TicketCard ticket={ticket} openedAt={openedAt} accessToken={token} component="section" />
+        <>
+          <TicketCard ticket={ticket} openedAt={openedAt} accessToken={token} component="section" />
+          <Text size="sm" c="dimmed" ta="center">
+            <FormattedMessage
+              id="heldTicket.keep"
+              defaultMessage="This page is your ticket: the email we sent you links back to it. Show the QR code at the door, on this screen or printed."
+            />
+          </Text>
+        </>
       ) : (
         <PageLoader />
       )}

@@ -1,6 +1,6 @@
 import { ticketPdfPath, type MyTicketRow } from '@admit/shared/tickets';
 import type { Locale } from '@admit/shared/locales';
-import { Badge, Button, Card, Center, Code, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Card, Center, Code, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatRange } from '../../lib/dates';
@@ -117,9 +117,6 @@ export function TicketCard({
           </Text>
         )}
         {valid && <Code>{ticket.code}</Code>}
-        {valid && ticket.checkedInAt === null && transferShown(ticket) && (
-          <TicketTransfer ticket={ticket} timeZone={ticket.timeZone} accessToken={accessToken} />
-        )}
         {valid &&
           (ownTicket ? (
             <Button
@@ -139,6 +136,12 @@ export function TicketCard({
           <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
             <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
           </AnchorLink>
+        )}
+        {valid && ticket.checkedInAt === null && transferShown(ticket) && (
+          <>
+            <Divider w="100%" />
+            <TicketTransfer ticket={ticket} timeZone={ticket.timeZone} accessToken={accessToken} />
+          </>
         )}
       </Stack>
     </Card>

@@ -150,6 +150,8 @@ function SendTicketDialog({
   const form = useForm<{ email: string }>({
     initialValues: { email: '' },
     validate: validateWith(transferTicket.input, intl, input),
+    // The server's refusal was about the address typed before: it goes with it.
+    onValuesChange: () => send.reset(),
   });
   const send = useMutation({
     mutationFn: (values: { email: string }) => callFunction(transferTicket, input(values)),

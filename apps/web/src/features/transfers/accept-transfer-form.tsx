@@ -105,7 +105,7 @@ export function AcceptTransferForm({
         aria-labelledby="accept-heading"
       >
         <Stack gap="md">
-          <Text id="accept-heading" fw={600}>
+          <Text id="accept-heading">
             <FormattedMessage
               id="incoming.intro"
               defaultMessage="Accept it by {time}: it is then issued to you with a new code, and the one {name} has no longer admits."
@@ -127,7 +127,10 @@ export function AcceptTransferForm({
             autoComplete="name"
             maxLength={200}
             value={name}
-            onChange={(change) => setTypedName(change.currentTarget.value)}
+            onChange={(change) => {
+              setTypedName(change.currentTarget.value);
+              setNameError(null);
+            }}
             error={nameError}
           />
           {asked && (
@@ -142,7 +145,13 @@ export function AcceptTransferForm({
                 questions={questions}
                 ticketTypeId={transfer.ticketTypeId}
                 value={draft}
-                onChange={setDraft}
+                onChange={(next) => {
+                  // A question's message goes once its answer changes; the others stay until the next try.
+                  setErrors((before) =>
+                    Object.fromEntries(Object.entries(before).filter(([questionId]) => next[questionId] === draft[questionId])),
+                  );
+                  setDraft(next);
+                }}
                 errors={errors}
                 idPrefix="accept"
               />

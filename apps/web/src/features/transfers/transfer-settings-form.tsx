@@ -76,7 +76,7 @@ export function TransferSettingsForm({ eventId, settings }: { eventId: string; s
           max={transferLimits.hoursBeforeStart.max}
           allowDecimal={false}
           allowNegative={false}
-          w={260}
+          w={360}
           maw="100%"
           {...form.getInputProps('closesHoursBeforeStart')}
         />
