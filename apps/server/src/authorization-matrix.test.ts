@@ -55,6 +55,7 @@ import {
   offerWaitlistEntry,
   removeWaitlistEntry,
 } from '@admit/shared/waitlist';
+import { acceptTransfer, cancelTransfer, configureTransfers, transferTicket } from '@admit/shared/transfers';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -404,6 +405,18 @@ const callableMatrix = new Map<CallableContract, Row>([
     expect: adminUp,
     note: 'revoking a key that is not there changes nothing',
   }),
+  callableRow(transferTicket, {
+    input: (w) => ({ ticketId: w.buyerTicketId, email: 'matrix-friend@example.test' }),
+    expect: ownOnly,
+    note: 'the holder sends their ticket (an admin neither holds nor sends it)',
+  }),
+  callableRow(acceptTransfer, {
+    input: () => ({ transferId: 'matrix-no-such-transfer', token: wrongToken, name: 'Gina Guest' }),
+    expect: nobody,
+    note: 'only the token emailed to the recipient opens a transfer',
+  }),
+  callableRow(cancelTransfer, { input: () => ({ transferId: 'matrix-no-such-transfer', token: wrongToken }), expect: nobody }),
+  callableRow(configureTransfers, { input: (w) => ({ eventId: w.publishedEventId, enabled: true }), expect: adminUp }),
   callableRow(changeAnswers, {
     input: (w) => ({ orderId: w.paidOrderId, ticketId: w.buyerTicketId, answers: {} }),
     expect: ownOnly,
@@ -483,6 +496,22 @@ const liveQueryMatrix: Record<string, Row> = {
     expect: { ...staffUp, signedOut: 'not-found' },
     note: 'a draft’s, to its organization; a published event’s, to everyone',
   },
+  'tickets.transferSettings': {
+    input: (w) => ({ eventId: w.draftEventId }),
+    expect: { ...staffUp, signedOut: 'not-found' },
+    note: 'a draft’s, to its organization; a published event’s, to everyone',
+  },
+  'tickets.held': {
+    input: (w) => ({ ticketId: w.buyerTicketId, accessToken: wrongToken }),
+    expect: { ...nobody, buyer: 'ok' },
+    note: 'whoever holds the ticket: its buyer by their session, a guest by the ticket’s own token',
+  },
+  'tickets.incomingTransfer': {
+    input: () => ({ transferId: 'matrix-no-such-transfer', token: wrongToken }),
+    expect: nobody,
+    note: 'only the token emailed to the recipient opens a transfer',
+  },
+  'tickets.eventTransfers': { input: (w) => ({ eventId: w.publishedEventId }), expect: adminUp, note: 'names and addresses' },
   'waitlist.mine': { input: (w) => ({ eventId: w.publishedEventId }), expect: anyoneSignedIn },
   'waitlist.guestEntry': {
     input: (w) => ({ entryId: w.waitlistEntryId, token: wrongToken }),
@@ -510,6 +539,11 @@ const routeMatrix: Record<string, Row> = {
     input: (w) => `/files/events/${w.publishedEventId}/exports/codes.csv`,
     expect: adminUp,
     note: 'the codes are secrets',
+  },
+  'one ticket’s PDF': {
+    input: (w) => `/files/tickets/${w.buyerTicketId}/ticket.pdf`,
+    expect: { ...ownOnly, admin: 'ok', owner: 'ok' },
+    note: 'its holder, and the organization’s admins',
   },
   'waitlist export': { input: (w) => `/files/events/${w.publishedEventId}/exports/waitlist.csv`, expect: adminUp },
 };

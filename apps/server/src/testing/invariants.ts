@@ -75,10 +75,29 @@ const checks: { name: string; query: SQL }[] = [
         select coalesce(ol.order_id, t.order_id) as order_id, coalesce(ol.ticket_type_id, t.ticket_type_id) as ticket_type_id,
           coalesce(ol.quantity, 0) as quantity, coalesce(t.tickets, 0) as tickets
         from (select order_id, ticket_type_id, sum(quantity)::int as quantity from order_line group by order_id, ticket_type_id) ol
-        full join (select order_id, ticket_type_id, count(*)::int as tickets from ticket group by order_id, ticket_type_id) t
+        -- A ticket sent on counts once: the void one its transfer replaced is left out (decision 0065).
+        full join (select order_id, ticket_type_id, count(*)::int as tickets from ticket where replaced_by is null
+                   group by order_id, ticket_type_id) t
           on t.order_id = ol.order_id and t.ticket_type_id = ol.ticket_type_id
       ) l on l.order_id = o.id
       where o.status = 'paid' and l.quantity <> l.tickets`,
+  },
+  {
+    name: 'ticket sent on whose replacement is missing, or a replacement still valid beside the ticket it replaced',
+    query: sql`
+      select old.id, old.status, old.replaced_by from ticket old
+      left join ticket new on new.id = old.replaced_by and new.transferred_from = old.id
+      where old.replaced_by is not null and (old.status <> 'void' or new.id is null)`,
+  },
+  {
+    name: 'ticket with more than one pending transfer, or an accepted transfer without its new ticket',
+    query: sql`
+      select tr.ticket_id, count(*) filter (where tr.status = 'pending') as pending
+      from ticket_transfer tr
+      left join ticket new on new.id = tr.new_ticket_id
+      group by tr.ticket_id
+      having count(*) filter (where tr.status = 'pending') > 1
+          or count(*) filter (where tr.status = 'accepted' and new.id is null) > 0`,
   },
   {
     // A partly refunded order keeps the tickets that were not refunded.

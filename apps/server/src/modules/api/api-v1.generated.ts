@@ -417,6 +417,8 @@ export interface components {
         [key: string]: unknown;
       };
       checked_in_at: string | null;
+      transferred_from: string | null;
+      replaced_by: string | null;
       /** Format: date-time */
       created_at: string;
       time_zone: string;

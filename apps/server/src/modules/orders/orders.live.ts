@@ -89,7 +89,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       givenAway: givenAway(one),
       transferUntil: givenAway(one)
         ? null
-        : (transferUntil(one, { status: eventStatus, startsAt }, settings)?.toISOString() ?? null),
+        : (transferUntil(one, { status: found.eventStatus, startsAt: found.startsAt }, settings)?.toISOString() ?? null),
       pendingTransfer: one.pendingTransfer,
     }));
     const { coverFile, startsAt, eventStatus, ...shown } = found;

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '@admit/shared/orders';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import type { RefundResult } from '../../platform/payments/payment-provider';
@@ -45,7 +45,11 @@ export function statusAfterRefunds(validTickets: number, refundedAmount: number,
 
 /** The order's status from its tickets and what was refunded (for an order that has tickets). */
 export async function statusOf(tx: Tx, orderId: string, refundedAmount: number): Promise<OrderStatus> {
-  const tickets = await tx.select({ status: ticket.status }).from(ticket).where(eq(ticket.orderId, orderId));
+  // A ticket sent on counts once: the void one its transfer replaced is not a refund (decision 0065).
+  const tickets = await tx
+    .select({ status: ticket.status })
+    .from(ticket)
+    .where(and(eq(ticket.orderId, orderId), isNull(ticket.replacedBy)));
   const validTickets = tickets.filter((one) => one.status === 'valid').length;
   return statusAfterRefunds(validTickets, refundedAmount, validTickets < tickets.length);
 }
