@@ -5,6 +5,7 @@ import { cancelEvent } from '@admit/shared/event-changes';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { configureWaitlist, joinWaitlist } from '@admit/shared/waitlist';
 import { setTicketHolder } from '@admit/shared/tickets';
+import { acceptTransfer, transferTicket } from '@admit/shared/transfers';
 import {
   createWebhook,
   pingWebhook,
@@ -274,11 +275,21 @@ describe('signed webhooks', () => {
     await t.call(updateWebhook, { endpointId, enabled: false }, owner.cookie);
   });
 
-  it('reports a ticket’s new holder, the event’s cancellation and the refunds it makes', async () => {
-    const { secret } = await addEndpoint('/changes', ['ticket.holder_changed', 'event.cancelled', 'order.refunded']);
-    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 1 }] }, buyer.cookie);
-    const [one] = await t.db.select().from(ticket).where(eq(ticket.orderId, ordered.body.result.orderId));
+  it('reports a ticket’s new holder, a ticket sent on, the event’s cancellation and the refunds it makes', async () => {
+    const { secret } = await addEndpoint('/changes', [
+      'ticket.holder_changed',
+      'ticket.transferred',
+      'event.cancelled',
+      'order.refunded',
+    ]);
+    const ordered = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: freeTypeId, quantity: 2 }] }, buyer.cookie);
+    const [one, two] = await t.db.select().from(ticket).where(eq(ticket.orderId, ordered.body.result.orderId));
     expect((await t.call(setTicketHolder, { ticketId: one!.id, name: 'Gina Guest' }, buyer.cookie)).status).toBe(200);
+    await t.call(transferTicket, { ticketId: two!.id, email: 'webhook-friend@example.test' }, buyer.cookie);
+    await t.settleJobs();
+    const link = (await t.lastMessageTo('webhook-friend@example.test')).text.match(/\/transfers\/([^?\s]+)\?token=([\w-]+)/)!;
+    const accepted = await t.call(acceptTransfer, { transferId: link[1]!, token: link[2]!, name: 'Finn Friend' });
+    expect(accepted.status).toBe(200);
     expect((await t.call(cancelEvent, { eventId, message: 'The roof leaks.' }, owner.cookie)).status).toBe(200);
     const got = await until(
       async () => {
@@ -296,6 +307,12 @@ describe('signed webhooks', () => {
       object: 'ticket',
       id: one!.id,
       holder_name: 'Gina Guest',
+    });
+    expect(bodies.find((body) => body.type === 'ticket.transferred')?.data).toMatchObject({
+      object: 'ticket',
+      id: accepted.body.result.ticketId,
+      holder_name: 'Finn Friend',
+      transferred_from: two!.id,
     });
     expect(bodies.find((body) => body.type === 'event.cancelled')?.data).toMatchObject({ object: 'event', status: 'cancelled' });
     expect(bodies.find((body) => body.type === 'order.refunded')?.data).toMatchObject({ object: 'order' });
