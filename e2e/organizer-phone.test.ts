@@ -96,12 +96,13 @@ describe('an organizer runs an event from a phone', () => {
     const menu = organizer.getByRole('menu');
     await menu.waitFor();
     const items = await menu.getByRole('menuitem').allTextContents();
-    expect(items.slice(0, 6)).toEqual([
+    expect(items.slice(0, 7)).toEqual([
       'Edit details',
       'Sales and visitors',
       'Codes',
       'Questions',
       'Waiting list',
+      'Transfers',
       'Message attendees',
     ]);
     expect(items.at(-1)).toBe('Cancel event');
