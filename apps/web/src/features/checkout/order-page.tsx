@@ -228,6 +228,7 @@ function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
 function Outcome({ order, accessToken }: { order: MyOrderRow; accessToken?: string }) {
   const intl = useIntl();
   const money = (minor: number) => formatMoney(intl.locale, minor, order.currency);
+  const allGivenAway = order.tickets.length > 0 && order.tickets.every((ticket) => ticket.givenAway);
   switch (shownOrderStatus(order)) {
     case 'paid':
     case 'partially_refunded':
@@ -246,15 +247,26 @@ function Outcome({ order, accessToken }: { order: MyOrderRow; accessToken?: stri
               id="order.paid.body"
               defaultMessage="We sent a confirmation with your tickets to your email address."
             />
-            <Group gap="xs">
-              {/* A guest has no My tickets: the PDF and the emailed link are their tickets. */}
-              {!accessToken && (
-                <ButtonLink to="/tickets" size="xs" variant="white">
-                  <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
-                </ButtonLink>
-              )}
-              <TicketsPdfLink orderId={order.id} accessToken={accessToken} size="xs" variant="white" />
-            </Group>
+            {/* Every ticket sent on and accepted (decision 0065): none is the buyer's to show or print. */}
+            {allGivenAway && (
+              <Text inherit>
+                <FormattedMessage
+                  id="order.paid.allGivenAway"
+                  defaultMessage="You sent every ticket of this order on: they are their new holders’ now."
+                />
+              </Text>
+            )}
+            {!allGivenAway && (
+              <Group gap="xs">
+                {/* A guest has no My tickets: the PDF and the emailed link are their tickets. */}
+                {!accessToken && (
+                  <ButtonLink to="/tickets" size="xs" variant="white">
+                    <FormattedMessage id="picker.done.link" defaultMessage="Show my tickets" />
+                  </ButtonLink>
+                )}
+                <TicketsPdfLink orderId={order.id} accessToken={accessToken} size="xs" variant="white" />
+              </Group>
+            )}
           </Stack>
         </Alert>
       );

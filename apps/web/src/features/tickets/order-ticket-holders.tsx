@@ -28,10 +28,17 @@ export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow &
           <FormattedMessage id="orderHolders.title" defaultMessage="Who is coming?" />
         </Title>
         <Text size="sm" c="dimmed">
-          <FormattedMessage
-            id="orderHolders.body"
-            defaultMessage="Each ticket carries a name, shown at the door. Change it for whoever uses the ticket, until the event starts."
-          />
+          {tickets.every((ticket) => ticket.givenAway) ? (
+            <FormattedMessage
+              id="orderHolders.allGivenAway"
+              defaultMessage="The people you sent these tickets to accepted them: their names are on them now."
+            />
+          ) : (
+            <FormattedMessage
+              id="orderHolders.body"
+              defaultMessage="Each ticket carries a name, shown at the door. Change it for whoever uses the ticket, until the event starts."
+            />
+          )}
         </Text>
         <Stack gap="md" component="ol" style={{ paddingInlineStart: 0, listStyle: 'none', margin: 0 }}>
           {tickets.map((ticket) => (
