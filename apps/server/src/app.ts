@@ -19,7 +19,7 @@ import { claimGuestOrders, orderTopics, tokenOpens } from './modules/orders/orde
 import { registerStripeWebhook } from './modules/payments/payments.api';
 import { orgLogoSlot } from './modules/orgs/orgs.api';
 import { registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
-import { registerTicketPdfRoute } from './modules/tickets/tickets.api';
+import { claimReceivedTickets, registerTicketPdfRoute, userTicketsTopic } from './modules/tickets/tickets.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
@@ -163,11 +163,13 @@ export async function buildApp(options: BuildAppOptions) {
     trustedOrigins,
     rateLimit: options.rateLimit ?? true,
     federated,
-    // Orders a guest made with this verified address show in the person's tickets (decision 0060).
+    // Orders a guest made with this verified address, and tickets sent to it and accepted without an
+    // account, show in the person's tickets (decisions 0060, 0065).
     onPersonSeen: async (person) => {
       try {
         const claimed = await claimGuestOrders(database.db, person);
         if (claimed.length > 0) hub.publish(claimed.flatMap((one) => orderTopics(one)));
+        if ((await claimReceivedTickets(database.db, person)).length > 0) hub.publish([userTicketsTopic(person.id)]);
       } catch (error) {
         app.log.error({ err: error }, 'guest orders could not be given to the person who signed in');
       }

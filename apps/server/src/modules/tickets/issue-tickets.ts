@@ -1,7 +1,7 @@
 import type { Answers } from '@admit/shared/questions';
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../platform/db/database';
+import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { ticket } from './schema';
 import { newTicketCode } from './ticket-code';
@@ -110,6 +110,26 @@ export async function reissueTicket(
   });
   await emitTicketWebhook(tx, { ticketId: newId, type: 'ticket.transferred' });
   return newId;
+}
+
+/**
+ * Tickets sent to a verified address and accepted without an account become the account's, as a
+ * guest's orders do (decision 0060): they show on My tickets. Returns the holder topics to publish.
+ */
+export async function claimReceivedTickets(db: Db, person: { id: string; email: string; emailVerified: boolean }) {
+  if (!person.emailVerified) return [];
+  return db
+    .update(ticket)
+    .set({ holderUserId: person.id })
+    .where(
+      and(
+        isNotNull(ticket.transferredFrom),
+        isNull(ticket.holderUserId),
+        eq(ticket.status, 'valid'),
+        eq(sql`lower(${ticket.holderEmail})`, person.email.toLowerCase()),
+      ),
+    )
+    .returning({ id: ticket.id });
 }
 
 /** Makes void tickets valid again (a refund the provider refused); their places are the caller's to take back first. */

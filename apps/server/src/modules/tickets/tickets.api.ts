@@ -1,6 +1,7 @@
 // The tickets module's surface: what other modules may call. Everything else in this folder is its own.
 export {
   admitTicket,
+  claimReceivedTickets,
   issueTickets,
   issueTicketsForOrders,
   issueTicketsInStatement,

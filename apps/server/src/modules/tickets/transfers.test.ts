@@ -206,6 +206,20 @@ describe('sending a ticket to someone', () => {
     expect(onward.status, JSON.stringify(onward.body)).toBe(200);
   });
 
+  it('shows a ticket a guest accepted on My tickets once they sign up with its address', async () => {
+    const { buyer, ticket: sent } = await soldTicket();
+    const to = address('gil');
+    await t.call(transferTicket, { ticketId: sent.id, email: to }, buyer.cookie);
+    const accepted = await t.call(acceptTransfer, { ...(await transferLinkIn(to)), name: 'Gil Guest' });
+    const gil = await t.signUp('Gil Guest', to);
+    const theirs = await watch(url, 'tickets.mine', {}, gil.cookie);
+    try {
+      await expect.poll(() => theirs.rows().map((row) => row.id)).toEqual([accepted.body.result.ticketId]);
+    } finally {
+      theirs.close();
+    }
+  });
+
   it('is taken back by its sender, declined by its recipient, or withdrawn by an admin, until accepted', async () => {
     const { owner, buyer, ticket: sent } = await soldTicket();
     const stranger = await t.signUp('Stan Stranger');
