@@ -186,12 +186,29 @@ describe('sending a ticket to someone', () => {
   });
 
   it('gives a signed-in recipient the ticket in My tickets, from where they may send it on', async () => {
-    const { buyer, ticket: sent } = await soldTicket();
+    const { owner, buyer, eventId, ticket: sent } = await soldTicket();
     const friend = await t.signUp('Sam Signed', address('sam'));
+    // The door's list, as a scanner keeps it for offline use.
+    const door = await watch(url, 'checkin.attendees', { eventId }, owner.cookie);
     await t.call(transferTicket, { ticketId: sent.id, email: friend.email }, buyer.cookie);
     const link = await transferLinkIn(friend.email);
     const accepted = await t.call(acceptTransfer, { ...link, name: 'Sam Signed' }, friend.cookie);
     const { ticketId } = accepted.body.result;
+    try {
+      await expect
+        .poll(() =>
+          door
+            .rows()
+            .filter((row) => row.id === sent.id || row.id === ticketId)
+            .map((row) => [row.holderName, row.status]),
+        )
+        .toEqual([
+          ['Bea Buyer', 'void'],
+          ['Sam Signed', 'valid'],
+        ]);
+    } finally {
+      door.close();
+    }
     const theirs = await watch(url, 'tickets.mine', {}, friend.cookie);
     try {
       await expect.poll(() => theirs.rows().map((row) => [row.id, row.receivedFrom])).toEqual([[ticketId, 'Bea Buyer']]);
