@@ -8,7 +8,7 @@ import { defineCallable } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
 import { countWaiting, eventTopic, findEvent, wakeWaitlist } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
-import { countOrderAttempt } from '../orders/orders.api';
+import { countOrderAttempt, requireWithinBuyerLimits } from '../orders/orders.api';
 import { order } from '../orders/schema';
 import { entryTokenOpens, sendWaitlistConfirmationJob } from './guest-entries';
 import { waitlistEntry, waitlistSettings } from './schema';
@@ -78,6 +78,15 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
       // Places anyone may buy: no list to wait on (unless others wait already: they come first).
       if (remaining > 0 && locked.waitlistWaiting === 0)
         throw failed('Tickets are available', { reason: 'not-sold-out', remaining });
+      // The limits per buyer hold for what a person waits for, as for what they order: their tickets,
+      // their holds and this entry's places together (an offer is a hold made for them later).
+      await requireWithinBuyerLimits(tx, {
+        buyerId: person.id,
+        email: person.email,
+        event: { id: found.id, maxPerBuyer: eventNow.maxPerBuyer },
+        lines: [{ ticketTypeId: type.id, quantity: input.quantity }],
+        types: new Map([[type.id, locked]]),
+      });
       // A signed-in person learns they are on it already; a guest's address is not told to whoever typed it.
       if (person.id) {
         const already = await entryOf(tx, type.id, person.email);

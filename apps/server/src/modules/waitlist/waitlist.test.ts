@@ -240,6 +240,37 @@ describe('the waiting list', () => {
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
+  it('keeps the limit per buyer: a person who has their share of a type cannot wait for more of it', async () => {
+    const { owner, eventId, ticketTypeId } = await soldOutEvent({ capacity: 2 });
+    const limited = await t.call(
+      updateTicketType,
+      {
+        ticketTypeId,
+        name: 'General',
+        price: 0,
+        capacity: 2,
+        maxPerOrder: 10,
+        maxPerBuyer: 2,
+        salesStartLocal: null,
+        salesEndLocal: null,
+        hidden: false,
+      },
+      owner.cookie,
+    );
+    expect(limited.status, JSON.stringify(limited.body)).toBe(200);
+    await fillWithFreeOrders(eventId, ticketTypeId, 1);
+    const other = await t.signUp('Otto Other');
+    await t.call(createOrder, { eventId, lines: [{ ticketTypeId, quantity: 1 }] }, other.cookie);
+    // Otto has one of two: he may wait for one more, not for two.
+    const tooMany = await join(other, eventId, ticketTypeId, 2);
+    expect(tooMany.body.error).toMatchObject({
+      status: 'failed-precondition',
+      details: { reason: 'buyer-limit', limit: 2, have: 1, ticketTypeId },
+    });
+    expect((await join(other, eventId, ticketTypeId, 1)).status).toBe(200);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
   it('offers the places a raised capacity adds to the people waiting, not to the public', async () => {
     const { owner, eventId, ticketTypeId } = await soldOutEvent({ capacity: 1 });
     await fillWithFreeOrders(eventId, ticketTypeId, 1);
