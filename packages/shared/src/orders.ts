@@ -197,6 +197,8 @@ export const MyOrderRow = z.object({
   ),
   /** Until when answers can be changed: the event's start. */
   answersUntil: z.string(),
+  /** The event's time zone: the order page writes its times (a transfer's deadline) in it. */
+  timeZone: z.string(),
   createdAt: z.string(),
 });
 export type MyOrderRow = z.infer<typeof MyOrderRow>;

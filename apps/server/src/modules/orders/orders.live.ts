@@ -62,6 +62,7 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         coverFile: event.coverFile,
         startsAt: event.startsAt,
         eventStatus: event.status,
+        timeZone: event.timeZone,
         status: order.status,
         total: order.total,
         refundedAmount: order.refundedAmount,

@@ -2,7 +2,6 @@ import type { MyOrderRow } from '@admit/shared/orders';
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage } from 'react-intl';
 import { directionOf, type Locale } from '@admit/shared/locales';
-import { useViewerTimeZone, viewerTimeZone } from '../../lib/dates';
 import { ticketChangesOpen } from '../../lib/order-changes';
 import { TicketHolder } from './ticket-holder';
 import { TicketTransfer } from './ticket-transfer';
@@ -18,8 +17,6 @@ import { TicketTransfer } from './ticket-transfer';
 export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow & { shownIn: Locale }; accessToken?: string }) {
   const typeNames = new Map(order.lines.map((line) => [line.ticketTypeId, line.ticketTypeName]));
   const tickets = order.tickets.map((ticket) => ({ ...ticket, ticketTypeName: typeNames.get(ticket.ticketTypeId) ?? '' }));
-  // The order has no event time zone: a transfer's deadline is written in the visitor's own, named.
-  const timeZone = useViewerTimeZone() ?? viewerTimeZone();
   if (!ticketChangesOpen(order) || tickets.length === 0) return null;
   return (
     <Card withBorder padding="lg">
@@ -58,7 +55,7 @@ export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow &
                 ) : (
                   <>
                     <TicketHolder ticket={ticket} editable accessToken={accessToken} />
-                    <TicketTransfer ticket={ticket} timeZone={timeZone} accessToken={accessToken} />
+                    <TicketTransfer ticket={ticket} timeZone={order.timeZone} accessToken={accessToken} />
                   </>
                 )}
               </Stack>
