@@ -165,6 +165,53 @@ describe('a fan sends their ticket to a friend, who takes it without an account'
     await organizer.getByText('Frida Friend accepted the ticket from Bruno Buyer: it has a new code').waitFor();
   });
 
+  it('lets the friend send it on, take it back, and the next person decline it', async () => {
+    const heldUrl = friend.url();
+    const sendTo = async (email: string) => {
+      await friend.getByRole('button', { name: 'Send to someone: the Standing ticket' }).click();
+      const dialog = friend.getByRole('dialog', { name: 'Send your Standing ticket to someone' });
+      await dialog.getByRole('textbox', { name: 'Their email address' }).fill(email);
+      await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+      await friend.getByText(`Waiting for ${email} to accept this ticket.`).waitFor();
+    };
+    await sendTo('dora@example.test');
+    await friend.getByRole('button', { name: 'Cancel the transfer of the Standing ticket' }).click();
+    await friend.getByText(/^You can send it to someone else until /).waitFor();
+    await sendTo('dora@example.test');
+
+    // The newest email to Dora is the second transfer's (the first one's may not have gone out at all:
+    // a transfer taken back before its email is sent sends none). Its page offers the ticket.
+    const decline = friend.getByRole('button', { name: 'Decline' });
+    await expect
+      .poll(
+        async () => {
+          await friend.goto(await transferLinkTo(friend, 'dora@example.test'));
+          return decline.waitFor({ timeout: 2_000 }).then(
+            () => true,
+            () => false,
+          );
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    await friend.getByRole('heading', { name: 'Frida Friend sent you a ticket', level: 1 }).waitFor();
+    await decline.click();
+    await friend
+      .getByRole('dialog', { name: 'Decline this ticket?' })
+      .getByRole('button', { name: 'Decline the ticket' })
+      .click();
+    await friend.getByText('You declined this ticket').waitFor();
+
+    // The ticket stayed with Frida, who may send it again.
+    await friend.goto(heldUrl);
+    await friend.getByText(/^You can send it to someone else until /).waitFor();
+    await organizer.goto(`/manage/events/${eventId}/transfers`);
+    const rows = organizer.getByRole('row', { name: /dora@example\.test/ });
+    await expect
+      .poll(() => rows.allTextContents())
+      .toEqual([expect.stringMatching(/Declined/), expect.stringMatching(/Cancelled/)]);
+  });
+
   it('turns the old code away at the door and lets the new one in', async () => {
     const scan = (code: string, key: string) =>
       callAs(organizer)<{ result: string }>('checkin.scan', {
