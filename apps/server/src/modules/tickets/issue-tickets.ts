@@ -107,6 +107,8 @@ export async function reissueTicket(
     holderUserId: input.holder.userId,
     transferredFrom: old.id,
     answers: input.answers,
+    // Its place among its order's tickets, and its sale's day in the analytics, are the old one's.
+    createdAt: old.createdAt,
   });
   await emitTicketWebhook(tx, { ticketId: newId, type: 'ticket.transferred' });
   return newId;

@@ -117,6 +117,8 @@ describe('sending a ticket to someone', () => {
           answers: { [dietId]: 'Vegan' },
         });
         expect(issued!.code).not.toBe(old!.code);
+        // Sold when the old one was: the analytics' day and the order's order of tickets stay.
+        expect(issued!.createdAt).toEqual(old!.createdAt);
 
         // The door: the old code is void, the new one admits.
         expect(await scan(eventId, old!.code, owner.cookie)).toBe('void');
