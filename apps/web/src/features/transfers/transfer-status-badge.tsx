@@ -1,6 +1,6 @@
 import type { TransferStatus } from '@admit/shared/transfers';
-import { Badge } from '@mantine/core';
 import { defineMessages, useIntl } from 'react-intl';
+import { StatusBadge } from '../../lib/status-badge';
 
 const statusNames = defineMessages({
   pending: { id: 'transfers.status.pending', defaultMessage: 'Waiting' },
@@ -21,15 +21,5 @@ const statusColors: Record<TransferStatus, string> = {
 /** Where a transfer is, as the event's admins read it, in a colour per status. */
 export function TransferStatusBadge({ status }: { status: TransferStatus }) {
   const intl = useIntl();
-  return (
-    // Never cut short in a narrow column: the whole status, wrapped if it must be.
-    <Badge
-      variant="light"
-      color={statusColors[status]}
-      h="auto"
-      styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
-    >
-      {intl.formatMessage(statusNames[status])}
-    </Badge>
-  );
+  return <StatusBadge color={statusColors[status]}>{intl.formatMessage(statusNames[status])}</StatusBadge>;
 }

@@ -1,6 +1,6 @@
 import type { WaitlistStatus } from '@admit/shared/waitlist';
-import { Badge } from '@mantine/core';
 import { defineMessages, useIntl } from 'react-intl';
+import { StatusBadge } from '../../lib/status-badge';
 
 const statusNames = defineMessages({
   unconfirmed: { id: 'waitlist.status.unconfirmed', defaultMessage: 'Not confirmed' },
@@ -27,15 +27,5 @@ const statusColors: Record<WaitlistStatus, string> = {
 /** Where an entry is, as its organizers read it, in a colour per status. */
 export function WaitlistStatusBadge({ status }: { status: WaitlistStatus }) {
   const intl = useIntl();
-  return (
-    // Never cut short in a narrow column ("Has tick…"): the whole status, wrapped if it must be.
-    <Badge
-      variant="light"
-      color={statusColors[status]}
-      h="auto"
-      styles={{ label: { overflow: 'visible', whiteSpace: 'normal' } }}
-    >
-      {intl.formatMessage(statusNames[status])}
-    </Badge>
-  );
+  return <StatusBadge color={statusColors[status]}>{intl.formatMessage(statusNames[status])}</StatusBadge>;
 }
