@@ -95,6 +95,11 @@ export const ticketType = pgTable(
      * type (places.ts), and each release wakes the job that offers them (decision 0064).
      */
     waitlistWaiting: integer('waitlist_waiting').notNull().default(0),
+    /**
+     * Tickets of the type their holders offer back that nobody holds yet (the tickets module keeps
+     * it, decision 0066): once the type's own places are gone, buyers and the waiting list take these.
+     */
+    resaleListed: integer('resale_listed').notNull().default(0),
     /** Set by a trigger on every change (the REST API's `updated_since`: decision 0062). */
     updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
   },
@@ -106,6 +111,7 @@ export const ticketType = pgTable(
       sql`${table.sold} >= 0 and ${table.held} >= 0 and ${table.sold} + ${table.held} <= ${table.capacity}`,
     ),
     check('ticket_type_waitlist_waiting_check', sql`${table.waitlistWaiting} >= 0`),
+    check('ticket_type_resale_listed_check', sql`${table.resaleListed} >= 0`),
   ],
 );
 

@@ -66,6 +66,11 @@ export const orderLine = pgTable(
     discount: integer('discount').notNull().default(0),
     /** The code this line's places were taken with: they are its uses while held or sold. */
     codeId: text('code_id').references(() => eventCode.id),
+    /**
+     * A ticket offered back that this line buys (decision 0066): one line per such ticket, at the
+     * price its seller paid. It takes no place (the seller's ticket had it), so placesOf leaves it out.
+     */
+    resaleId: text('resale_id'),
     /** Each ticket's answers to the event's questions while the places are held: the tickets take them when issued. */
     answers: jsonb('answers')
       .$type<Answers[]>()
@@ -111,6 +116,9 @@ export const orderActivity = pgTable(
         'transfer_sent',
         'transfer_cancelled',
         'ticket_transferred',
+        'resale_listed',
+        'resale_withdrawn',
+        'ticket_resold',
       ],
     }).notNull(),
     /** Small facts for the timeline (amount, provider status, event type, reason). */

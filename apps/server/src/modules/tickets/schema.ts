@@ -69,6 +69,10 @@ export const transferSettings = pgTable('transfer_settings', {
     .references(() => event.id, { onDelete: 'cascade' }),
   enabled: boolean('enabled').notNull().default(true),
   closesHoursBeforeStart: integer('closes_hours_before_start').notNull().default(0),
+  /** Whether holders may offer tickets back for resale at face value (decision 0066), until transfers close. */
+  resaleEnabled: boolean('resale_enabled').notNull().default(false),
+  /** Kept from each resold ticket's refund, in minor units of the event's currency. */
+  resaleFee: integer('resale_fee').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 });
 
@@ -111,5 +115,57 @@ export const ticketTransfer = pgTable(
       .on(table.ticketId)
       .where(sql`${table.status} = 'pending'`),
     index('ticket_transfer_event_idx').on(table.eventId, table.createdAt),
+  ],
+);
+
+/**
+ * A ticket its holder offers back (decision 0066): `listed` while nobody holds it (counted on its
+ * type's `resale_listed`), `held` by a buyer's pending order (`saleOrderId`), `sold` once that order
+ * is complete (the ticket void, `newTicketId` issued in its place, the seller refunded `price - fee`
+ * by a job enqueued with the sale), `withdrawn` by its holder, or `ended` when its ticket became
+ * void otherwise (a refund). The ticket stays valid, and its holder's, until it is sold.
+ */
+export const ticketResale = pgTable(
+  'ticket_resale',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => event.id, { onDelete: 'cascade' }),
+    ticketTypeId: text('ticket_type_id')
+      .notNull()
+      .references(() => ticketType.id),
+    ticketId: text('ticket_id')
+      .notNull()
+      .references(() => ticket.id, { onDelete: 'cascade' }),
+    /** The seller's order: its payment is refunded when the ticket sells. */
+    orderId: text('order_id')
+      .notNull()
+      .references(() => order.id, { onDelete: 'cascade' }),
+    /** What the seller paid for the ticket, and what the next buyer pays. */
+    price: integer('price').notNull(),
+    /** The organizer's fee when it was offered, kept from the seller's refund. */
+    fee: integer('fee').notNull(),
+    status: text('status', { enum: ['listed', 'held', 'sold', 'withdrawn', 'ended'] })
+      .notNull()
+      .default('listed'),
+    saleOrderId: text('sale_order_id').references(() => order.id, { onDelete: 'set null' }),
+    newTicketId: text('new_ticket_id'),
+    listedAt: timestamp('listed_at', { withTimezone: true }).defaultNow().notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+  },
+  (table) => [
+    // One offer at a time per ticket.
+    uniqueIndex('ticket_resale_open_idx')
+      .on(table.ticketId)
+      .where(sql`${table.status} in ('listed', 'held')`),
+    // The queue: a type's offered tickets, first offered first sold.
+    index('ticket_resale_queue_idx')
+      .on(table.ticketTypeId, table.listedAt, table.id)
+      .where(sql`${table.status} = 'listed'`),
+    index('ticket_resale_sale_order_idx')
+      .on(table.saleOrderId)
+      .where(sql`${table.saleOrderId} is not null`),
+    index('ticket_resale_event_idx').on(table.eventId, table.listedAt),
   ],
 );
