@@ -14,7 +14,7 @@ CREATE TABLE "ticket_resale" (
 );
 --> statement-breakpoint
 ALTER TABLE "ticket_type" ADD COLUMN "resale_listed" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
-ALTER TABLE "order_line" ADD COLUMN "resale_id" text;--> statement-breakpoint
+ALTER TABLE "order_line" ADD COLUMN "resale" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "transfer_settings" ADD COLUMN "resale_enabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "transfer_settings" ADD COLUMN "resale_fee" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "ticket_resale" ADD CONSTRAINT "ticket_resale_event_id_event_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."event"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint

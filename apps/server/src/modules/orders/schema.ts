@@ -1,6 +1,6 @@
 import type { Answers } from '@admit/shared/questions';
 import { eq, or, sql, type SQL } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { user } from '../../platform/auth/schema';
 import { eventCode } from '../codes/schema';
 import { event, ticketType } from '../events/schema';
@@ -67,10 +67,11 @@ export const orderLine = pgTable(
     /** The code this line's places were taken with: they are its uses while held or sold. */
     codeId: text('code_id').references(() => eventCode.id),
     /**
-     * A ticket offered back that this line buys (decision 0066): one line per such ticket, at the
-     * price its seller paid. It takes no place (the seller's ticket had it), so placesOf leaves it out.
+     * Whether the line buys tickets offered back (decision 0066): those `ticket_resale` rows whose
+     * `sale_order_id` is the order, all at the one price their sellers paid. It takes no place (the
+     * sellers' tickets have them), so placesOf leaves it out.
      */
-    resaleId: text('resale_id'),
+    resale: boolean('resale').notNull().default(false),
     /** Each ticket's answers to the event's questions while the places are held: the tickets take them when issued. */
     answers: jsonb('answers')
       .$type<Answers[]>()
