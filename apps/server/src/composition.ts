@@ -20,6 +20,7 @@ import {
   ticketHolderCallables,
   ticketsLiveQueries,
   transferCallables,
+  resaleCallables,
   transfersLiveQueries,
 } from './modules/tickets/tickets.api';
 import {
@@ -53,6 +54,7 @@ export const callables = [
   ...eventEndCallables(cancelEventOrdersJob),
   ...ticketHolderCallables(orderSideOfTicketChanges),
   ...transferCallables(orderSideOfTicketChanges),
+  ...resaleCallables(orderSideOfTicketChanges),
   ...sandboxCallables,
   ...importsCallables,
   ...checkinCallables,

@@ -126,6 +126,8 @@ export const TicketAvailabilityRow = z.object({
   maxPerOrder: z.number(),
   maxPerBuyer: z.number().nullable(),
   remaining: z.number(),
+  /** Tickets offered back by their holders (decision 0066) a buyer may take once `remaining` is 0. */
+  resale: z.number(),
   position: z.number(),
 });
 export type TicketAvailabilityRow = z.infer<typeof TicketAvailabilityRow>;

@@ -6,6 +6,7 @@ import { eventFailures } from './events';
 import { orderFailures } from './orders';
 import { OrgRole, orgFailures } from './orgs';
 import { questionFailures } from './questions';
+import { resaleFailures } from './resale';
 import { ticketFailures } from './tickets';
 import { transferFailures } from './transfers';
 import { waitlistFailures } from './waitlist';
@@ -24,6 +25,7 @@ export const FailureDetails = z.discriminatedUnion('reason', [
   ...orgFailures,
   ...ticketFailures,
   ...transferFailures,
+  ...resaleFailures,
   ...messageFailures,
   ...codeFailures,
   ...questionFailures,

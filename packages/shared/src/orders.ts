@@ -6,6 +6,7 @@ import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
 import { Picture } from './files';
 import { AnswersInput, ShownAnswer } from './questions';
+import { ResaleState, ResaleTerms } from './resale';
 
 const Id = z.string().min(1).max(64);
 
@@ -193,6 +194,10 @@ export const MyOrderRow = z.object({
       transferUntil: z.string().nullable(),
       /** Its transfer waiting for the recipient to accept, if any. */
       pendingTransfer: z.object({ id: z.string(), toEmail: z.string() }).nullable(),
+      /** Its offer for resale (decision 0066), if offered and not sold yet. */
+      resale: ResaleState.nullable(),
+      /** What offering it back would give now; null: it cannot be offered. */
+      resaleTerms: ResaleTerms.nullable(),
     }),
   ),
   /** Until when answers can be changed: the event's start. */
@@ -243,6 +248,10 @@ export const OrderActivityKind = z.enum([
   'transfer_sent',
   'transfer_cancelled',
   'ticket_transferred',
+  /** A ticket was offered back for resale, the offer taken back, or it sold (its refund follows: decision 0066). */
+  'resale_listed',
+  'resale_withdrawn',
+  'ticket_resold',
 ]);
 export type OrderActivityKind = z.infer<typeof OrderActivityKind>;
 

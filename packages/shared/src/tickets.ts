@@ -3,6 +3,7 @@ import { defineCallableContract } from './callable';
 import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-content';
 import { EventStatus } from './events';
 import { defineLiveQueryContract } from './live';
+import { ResaleState, ResaleTerms } from './resale';
 
 /**
  * Where an order's valid tickets are, as one PDF (one page each) in the asker's language: for its
@@ -52,6 +53,10 @@ export const MyTicketRow = z.object({
   pendingTransfer: z.object({ id: z.string(), toEmail: z.string() }).nullable(),
   /** Who sent it, when it came by a transfer. */
   receivedFrom: z.string().nullable(),
+  /** Its offer for resale (decision 0066), while it waits for a buyer or one is paying; null: not offered. */
+  resale: ResaleState.nullable(),
+  /** What offering it back would give now; null: it cannot be offered (resale off, or not its holder's to sell). */
+  resaleTerms: ResaleTerms.nullable(),
 });
 export type MyTicketRow = z.infer<typeof MyTicketRow>;
 export const myTickets = defineLiveQueryContract('tickets.mine', z.strictObject({}), MyTicketRow);

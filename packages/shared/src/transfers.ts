@@ -4,6 +4,7 @@ import { ContentLocale, EventTitlesRow, NameTranslationsRow } from './event-cont
 import { Id } from './ids';
 import { defineLiveQueryContract } from './live';
 import { OrderAccessToken } from './orders';
+import { resaleLimits } from './resale';
 import { AnswersInput } from './questions';
 import { MyTicketRow } from './tickets';
 
@@ -23,6 +24,10 @@ export const TransferSettings = z.strictObject({
   eventId: Id,
   enabled: z.boolean(),
   closesHoursBeforeStart: z.int().min(transferLimits.hoursBeforeStart.min).max(transferLimits.hoursBeforeStart.max).default(0),
+  /** Holders may offer tickets back for resale at face value until transfers close (decision 0066). */
+  resaleEnabled: z.boolean().default(false),
+  /** Kept from each resold ticket's refund, in minor units of the event's currency. */
+  resaleFee: z.int().min(0).max(resaleLimits.fee.max).default(0),
 });
 export type TransferSettings = z.input<typeof TransferSettings>;
 export const configureTransfers = defineCallableContract(
@@ -39,6 +44,8 @@ export const TransferSettingsRow = z.object({
   closesHoursBeforeStart: z.number(),
   /** The last moment a ticket may be sent or accepted; null when transfers are off. */
   closesAt: z.string().nullable(),
+  resaleEnabled: z.boolean(),
+  resaleFee: z.number(),
 });
 export type TransferSettingsRow = z.infer<typeof TransferSettingsRow>;
 export const transferSettings = defineLiveQueryContract(
@@ -150,6 +157,20 @@ export const eventTransfers = defineLiveQueryContract(
   'tickets.eventTransfers',
   z.strictObject({ eventId: Id }),
   EventTransferRow,
+);
+
+/** Resale (decision 0066): the holder offers the ticket back, on the terms they were shown (a changed fee is refused, not applied). */
+export const resellTicket = defineCallableContract(
+  'tickets.resell',
+  z.strictObject({ ...TicketAccess, fee: z.int().min(0).max(resaleLimits.fee.max) }),
+  z.object({ resaleId: z.string() }),
+);
+
+/** The holder takes the offer back, while nobody is paying for it. */
+export const withdrawResale = defineCallableContract(
+  'tickets.withdrawResale',
+  z.strictObject(TicketAccess),
+  z.object({ status: z.string() }),
 );
 
 /** Why a transfer cannot happen now: the `reason` in a `failed-precondition` answer's details. */

@@ -14,6 +14,7 @@ export const webhookEventTypes = [
   'ticket.checked_in',
   'ticket.holder_changed',
   'ticket.transferred',
+  'ticket.resold',
   'event.updated',
   'event.cancelled',
   'waitlist.offered',

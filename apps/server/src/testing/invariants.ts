@@ -61,10 +61,11 @@ const checks: { name: string; query: SQL }[] = [
     query: sql`
       select tt.id, tt.held,
         coalesce((select sum(ol.quantity) from order_line ol join "order" o on o.id = ol.order_id
-                  where ol.ticket_type_id = tt.id and o.status = 'pending'), 0)::int as pending
+                  where ol.ticket_type_id = tt.id and o.status = 'pending' and not ol.resale), 0)::int as pending
       from ticket_type tt
+      -- A line of tickets offered back takes no place: their sellers' tickets have them (decision 0066).
       where tt.held <> coalesce((select sum(ol.quantity) from order_line ol join "order" o on o.id = ol.order_id
-                                 where ol.ticket_type_id = tt.id and o.status = 'pending'), 0)`,
+                                 where ol.ticket_type_id = tt.id and o.status = 'pending' and not ol.resale), 0)`,
   },
   {
     name: 'paid order whose tickets differ from its order lines',
@@ -86,8 +87,27 @@ const checks: { name: string; query: SQL }[] = [
     name: 'ticket sent on whose replacement is missing, or a replacement still valid beside the ticket it replaced',
     query: sql`
       select old.id, old.status, old.replaced_by from ticket old
-      left join ticket new on new.id = old.replaced_by and new.transferred_from = old.id
+      left join ticket new on new.id = old.replaced_by and (new.transferred_from = old.id
+        or exists (select 1 from ticket_resale r where r.ticket_id = old.id and r.new_ticket_id = new.id and r.status = 'sold'))
       where old.replaced_by is not null and (old.status <> 'void' or new.id is null)`,
+  },
+  {
+    name: "ticket type resale_listed differs from its listed offers",
+    query: sql`
+      select tt.id, tt.resale_listed from ticket_type tt
+      where tt.resale_listed <> (select count(*) from ticket_resale r where r.ticket_type_id = tt.id and r.status = 'listed')`,
+  },
+  {
+    name: 'an offer listed or held for a ticket not valid, held without its pending order, or sold without its new ticket in its buyer’s order',
+    query: sql`
+      select r.id, r.status, t.status as ticket_status, o.status as sale_order_status from ticket_resale r
+      join ticket t on t.id = r.ticket_id
+      left join "order" o on o.id = r.sale_order_id
+      where (r.status in ('listed', 'held') and t.status <> 'valid')
+         or (r.status = 'listed' and r.sale_order_id is not null)
+         or (r.status = 'held' and (o.status is distinct from 'pending'))
+         or (r.status = 'sold' and (t.replaced_by is distinct from r.new_ticket_id
+             or not exists (select 1 from ticket n where n.id = r.new_ticket_id and n.order_id = r.sale_order_id)))`,
   },
   {
     name: 'ticket with more than one pending transfer, or an accepted transfer without its new ticket',

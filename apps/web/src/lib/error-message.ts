@@ -269,6 +269,22 @@ const failureMessages = untyped(
       defaultMessage:
         'This ticket has been sent {limit, plural, one {# time} other {# times}} already, which is as often as it can be.',
     },
+    'resale-closed': {
+      id: 'error.reason.resaleClosed',
+      defaultMessage: 'Tickets to this event cannot be offered for resale now: the organizer turned it off, or it is too close to the start.',
+    },
+    'ticket-not-resellable': {
+      id: 'error.reason.ticketNotResellable',
+      defaultMessage: 'This ticket cannot be offered for resale: it is used, void, on its way to someone else, or was given to you.',
+    },
+    'resale-fee-changed': {
+      id: 'error.reason.resaleFeeChanged',
+      defaultMessage: 'The organizer changed the resale fee. Look at the new terms and offer the ticket again if you agree.',
+    },
+    'resale-held': {
+      id: 'error.reason.resaleHeld',
+      defaultMessage: 'Someone is paying for this ticket right now. If they do not finish, you can take it back.',
+    },
   } satisfies Record<FailureReason, MessageDescriptor>),
 );
 

@@ -88,6 +88,8 @@ export const codeTicketTypesLive = defineLiveQuery(codeTicketTypes, {
       maxPerOrder: type.maxPerOrder,
       maxPerBuyer: least(type.maxPerBuyer, code.maxPerBuyer),
       remaining: type.waitlistWaiting > 0 ? 0 : Math.max(0, least(type.capacity - type.sold - type.held, eventLeft, codeLeft)!),
+      // Tickets offered back are sold at the price their sellers paid, never with a code (decision 0066).
+      resale: 0,
       position: type.position,
       code: code.code,
     }));

@@ -10,6 +10,7 @@ export { eventsCallables } from './events.functions';
 export { eventsLiveQueries } from './events.live';
 export {
   clearWaiting,
+  countResale,
   countWaiting,
   offerFreedPlacesJob,
   releasePlaces,

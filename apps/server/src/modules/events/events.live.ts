@@ -111,19 +111,25 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
       .from(ticketType)
       .where(and(eq(ticketType.eventId, params.eventId), eq(ticketType.hidden, false)))
       .orderBy(asc(ticketType.position));
-    return types.map((type) => ({
-      id: type.id,
-      eventId: type.eventId,
-      name: type.name,
-      nameTranslations: type.nameTranslations,
-      price: type.price,
-      capacity: type.capacity,
-      maxPerOrder: type.maxPerOrder,
-      maxPerBuyer: type.maxPerBuyer,
+    return types.map((type) => {
       // People on the type's waiting list are offered its free places before the public (decision 0064).
-      remaining: type.waitlistWaiting > 0 ? 0 : Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining)),
-      position: type.position,
-    }));
+      const remaining =
+        type.waitlistWaiting > 0 ? 0 : Math.max(0, Math.min(type.capacity - type.sold - type.held, eventRemaining));
+      return {
+        id: type.id,
+        eventId: type.eventId,
+        name: type.name,
+        nameTranslations: type.nameTranslations,
+        price: type.price,
+        capacity: type.capacity,
+        maxPerOrder: type.maxPerOrder,
+        maxPerBuyer: type.maxPerBuyer,
+        remaining,
+        // Tickets offered back are sold once the type's own places are gone, to its list first (decision 0066).
+        resale: remaining === 0 && type.waitlistWaiting === 0 ? type.resaleListed : 0,
+        position: type.position,
+      };
+    });
   },
   topics: (params) => [eventTopic(params.eventId)],
 });

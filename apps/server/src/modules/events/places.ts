@@ -169,6 +169,19 @@ export async function countWaiting(tx: Tx, ticketTypeId: string, change: 1 | -1)
     .where(eq(ticketType.id, ticketTypeId));
 }
 
+/**
+ * Counts a ticket type's tickets offered back that nobody holds (`change` > 0 offered or given back
+ * by an ended hold, < 0 held, sold or withdrawn): the public page shows them once the type's own
+ * places are gone (the tickets module keeps it, decision 0066).
+ */
+export async function countResale(tx: Tx, ticketTypeId: string, change: number): Promise<void> {
+  if (change === 0) return;
+  await tx
+    .update(ticketType)
+    .set({ resaleListed: sql`${ticketType.resaleListed} + ${change}` })
+    .where(eq(ticketType.id, ticketTypeId));
+}
+
 /** Nobody waits for the event's ticket types any more (its list closed): their places are everyone's again. */
 export async function clearWaiting(tx: Tx, eventId: string): Promise<void> {
   await tx

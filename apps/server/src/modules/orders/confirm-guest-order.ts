@@ -1,14 +1,14 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { CallContext } from '../../platform/http/callable';
 import { CallableError } from '../../platform/http/callable-error';
-import { sellHeldPlaces } from '../events/events.api';
 import { event } from '../events/schema';
-import { issueTickets } from '../tickets/tickets.api';
+import type { SoldListing } from '../tickets/tickets.api';
 import { releaseHold } from './holds';
 import { tokenOpens } from './order-access';
 import { recordActivity } from './order-activity';
 import { enqueueConfirmation } from './order-emails';
-import { answersOf, placesOf, type Order } from './order-places';
+import type { Order } from './order-places';
+import { completeHold, sellersTopics } from './resale-orders';
 import { order } from './schema';
 import { emitOrderWebhook } from './order-resource';
 import { orderTopics } from './topics';
@@ -33,9 +33,9 @@ export async function confirmGuestOrder(ctx: CallContext, input: { orderId: stri
 export async function confirmFreeHold(
   ctx: Pick<CallContext, 'db' | 'jobs' | 'publish'>,
   orderId: string,
-  holder: { buyerId: string | null; by: 'email' | 'waitlist' },
+  holder: { buyerId: string | null; by: 'email' | 'waitlist' | 'resale' },
 ) {
-  const confirmed = await ctx.db.transaction(async (tx): Promise<Order | null> => {
+  const confirmed = await ctx.db.transaction(async (tx): Promise<(Order & { sold: SoldListing[] }) | null> => {
     const [found] = await tx.select().from(order).where(eq(order.id, orderId)).for('update');
     if (!found) throw new CallableError('not-found', 'No such order');
     if (found.status !== 'pending' || found.total !== 0 || found.buyerId !== holder.buyerId) return null;
@@ -45,31 +45,26 @@ export async function confirmFreeHold(
       .where(and(eq(order.id, found.id), eq(order.status, 'pending'), gt(order.holdExpiresAt, sql`now()`)))
       .returning();
     if (!confirmable) return null;
-    const lines = await placesOf(tx, found.id);
-    await sellHeldPlaces(tx, { eventId: found.eventId, lines });
     const [signing] = await tx
       .select({ id: event.id, checkinKey: event.checkinKey, organizationId: event.organizationId })
       .from(event)
       .where(eq(event.id, found.eventId));
-    const answers = await answersOf(tx, found.id);
-    await issueTickets(tx, {
-      orderId: found.id,
-      event: signing!,
-      tickets: lines.map((line) => ({
-        ...line,
-        holderName: found.buyerName,
-        holderEmail: found.email,
-        answers: answers.get(line.ticketTypeId),
-      })),
-    });
+    const sold = await completeHold(tx, found, signing!);
+    if (!sold) {
+      // Tickets offered back that went meanwhile (refunded to their seller): nothing to give.
+      await tx.update(order).set({ status: 'cancelled' }).where(eq(order.id, found.id));
+      await recordActivity(tx, found.id, 'cancelled', { reason: 'resale-gone' });
+      await emitOrderWebhook(tx, { organizationId: signing!.organizationId, orderId: found.id, type: 'order.cancelled' });
+      return { ...confirmable, status: 'cancelled' as const, sold: [] };
+    }
     await recordActivity(tx, found.id, 'confirmed', { by: holder.by });
     // Complete now: its tickets are issued (the webhook's `order.paid`, as a paid order's).
     await emitOrderWebhook(tx, { organizationId: signing!.organizationId, orderId: found.id, type: 'order.paid' });
     await enqueueConfirmation(ctx.jobs, tx, { orderId: found.id, email: found.email });
-    return confirmable;
+    return { ...confirmable, sold };
   });
   if (confirmed) {
-    ctx.publish(...orderTopics(confirmed));
+    ctx.publish(...orderTopics(confirmed), ...sellersTopics(confirmed.sold));
     return { status: confirmed.status };
   }
   // Not confirmed: a hold that ran out ends now (its job may not have run yet); otherwise as it is.

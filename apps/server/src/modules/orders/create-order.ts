@@ -27,6 +27,7 @@ import {
 } from './order-quotas';
 import { emitOrderWebhook } from './order-resource';
 import { placeFreeOrder } from './order-batches';
+import { orderFromResale } from './resale-checkout';
 import type { FreeOrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
 import { orderTopics } from './topics';
@@ -186,6 +187,16 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
       await place();
     });
   } catch (error) {
+    // The type's own places are gone: tickets its holders offer back may serve a one-line order (decision 0066).
+    if (error instanceof SoldOut && error.soldOut.remaining === 0 && input.lines.length === 1 && !code) {
+      const resold = await orderFromResale(ctx, {
+        buyer,
+        event: found,
+        line: input.lines[0]!,
+        idempotencyKey: input.idempotencyKey ?? null,
+      });
+      if (resold) return resold;
+    }
     // The same key sent twice at once: the unique index let one through; answer with that order.
     if (input.idempotencyKey && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') {
       const existing = await orderWithKey(ctx.db, buyer, input.idempotencyKey);
@@ -263,7 +274,11 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
   }
   // Too few places and none held: the answer the general path would give, without taking its turn
   // on the event's row (most buyers of a sold-out rush hear it).
-  if (placed.soldOut) throw new SoldOut(placed.soldOut);
+  // (Tickets offered back, as this process saw the type up to a second ago, are for the general path.)
+  if (placed.soldOut) {
+    if (type.resaleListed > 0) return { ...none, quotaCounted: placed.withinQuota };
+    throw new SoldOut(placed.soldOut);
+  }
   // Counted in the statement, made or not: the general path does not count it again, unless it was
   // over a quota, which the general path then refuses with the wait.
   if (!placed.orderId) return { ...none, quotaCounted: placed.withinQuota };

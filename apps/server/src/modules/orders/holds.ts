@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Db } from '../../platform/db/database';
 import { defineJob } from '../../platform/jobs/job-services';
 import { releasePlaces } from '../events/events.api';
+import { releaseListings } from '../tickets/tickets.api';
 import { recordActivity } from './order-activity';
 import { placesOf, type Order } from './order-places';
 import { order } from './schema';
@@ -51,6 +52,8 @@ export async function releaseHold(
       .returning();
     if (!released) return null;
     await releasePlaces(tx, { eventId: released.eventId, lines: await placesOf(tx, released.id), from: 'held' });
+    // Tickets offered back that it held are offered again (decision 0066).
+    await releaseListings(tx, released.id);
     await recordActivity(tx, released.id, status);
     await emitOrderWebhook(tx, { orderId: released.id, type: 'order.cancelled' });
     return released;

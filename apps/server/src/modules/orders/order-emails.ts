@@ -27,7 +27,7 @@ import { ticket } from '../tickets/schema';
 import { ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
-import { placesOf } from './order-places';
+import { ticketCountOf } from './order-places';
 import { guestOrderUrl } from './order-access';
 import { cancellationRefundKey, cancellationRefundKeyOf } from './refund-keys';
 import { order } from './schema';
@@ -179,11 +179,10 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
 export async function sendGuestLink(deps: OrderEmailDeps & { config: Pick<Config, 'AUTH_SECRET'> }, orderId: string) {
   const found = await findOrderWithEvent(deps.db, orderId);
   if (found.order.status !== 'pending' || !canReceiveMail(found.order.email)) return false;
-  const places = await placesOf(deps.db, orderId);
   const email = await composeGuestLink({
     ...recipientOf(found, deps.publicUrl),
     images: (await picturesFor(deps, found)).images,
-    count: places.reduce((sum, line) => sum + line.quantity, 0),
+    count: await ticketCountOf(deps.db, orderId),
     holdMinutes: found.event.holdMinutes,
     url: guestOrderUrl(deps.config, deps.publicUrl, orderId),
   });

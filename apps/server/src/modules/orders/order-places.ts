@@ -6,13 +6,25 @@ import { order, orderLine } from './schema';
 
 export type Order = typeof order.$inferSelect;
 
-/** The places an order takes: the quantity of each of its lines. */
+/**
+ * The places an order takes: the quantity of each of its lines, but for a line of tickets offered
+ * back, which takes none (their sellers' tickets have them: decision 0066).
+ */
 export async function placesOf(tx: Tx | Db, orderId: string): Promise<PlaceLine[]> {
   return tx
     .select({ ticketTypeId: orderLine.ticketTypeId, quantity: orderLine.quantity })
     .from(orderLine)
-    .where(eq(orderLine.orderId, orderId))
+    .where(and(eq(orderLine.orderId, orderId), eq(orderLine.resale, false)))
     .orderBy(asc(orderLine.ticketTypeId));
+}
+
+/** How many tickets an order is for: its places, and the tickets offered back that it buys. */
+export async function ticketCountOf(tx: Tx | Db, orderId: string): Promise<number> {
+  const [row] = await tx
+    .select({ count: sql<number>`coalesce(sum(${orderLine.quantity}), 0)::int` })
+    .from(orderLine)
+    .where(eq(orderLine.orderId, orderId));
+  return Number(row?.count ?? 0);
 }
 
 /** The tickets an order takes with each code it used: the uses it counts for while held or sold. */

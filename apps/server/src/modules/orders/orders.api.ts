@@ -27,3 +27,4 @@ export { emitOrderWebhook, orderResource, orderResources } from './order-resourc
 export { confirmFreeHold } from './confirm-guest-order';
 export { holdForWaitlist, type WaitlistHold } from './waitlist-offers';
 export { composeWaitlistConfirmation } from './compose-order-email';
+export { completeHold, holdResale, issueOrderTickets, resaleQuantityOf, sellersTopics, type ResaleHold } from './resale-orders';

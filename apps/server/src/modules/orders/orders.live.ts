@@ -6,7 +6,7 @@ import { defineLiveQuery } from '../../platform/live/live-query';
 import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.api';
 import { event } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
-import { transferSettingsOf, transferUntil } from '../tickets/tickets.api';
+import { resaleOfTickets, transferSettingsOf, transferUntil } from '../tickets/tickets.api';
 import { attendeesOf, validTicketsOf } from './order-answers';
 import { linesWithNames } from './order-lines';
 import { tokenOpens } from './order-access';
@@ -83,6 +83,10 @@ export const myOrderLive = defineLiveQuery(myOrder, {
     const kept = valid.filter((one) => !givenAway(one));
     const attendees = await attendeesOf(ctx.db, found, await questionsOf(ctx.db, found.eventId), kept);
     const settings = await transferSettingsOf(ctx.db, found.eventId);
+    const resales = await resaleOfTickets(
+      ctx.db,
+      kept.map((one) => one.id),
+    );
     const tickets = valid.map((one) => ({
       id: one.id,
       ticketTypeId: one.ticketTypeId,
@@ -92,6 +96,8 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         ? null
         : (transferUntil(one, { status: found.eventStatus, startsAt: found.startsAt }, settings)?.toISOString() ?? null),
       pendingTransfer: one.pendingTransfer,
+      resale: resales.get(one.id)?.resale ?? null,
+      resaleTerms: resales.get(one.id)?.resaleTerms ?? null,
     }));
     const { coverFile, startsAt, eventStatus, ...shown } = found;
     const covers = await picturesOf(ctx.db, [coverFile]);

@@ -11,8 +11,9 @@ import { expireHoldJob } from './holds';
 import { guestOrderUrl } from './order-access';
 import { recordActivity } from './order-activity';
 import { findOrderWithEvent, picturesFor, recipientOf, sendOnce, type OrderEmailDeps } from './order-emails';
-import { placesOf } from './order-places';
+import { ticketCountOf } from './order-places';
 import { emitOrderWebhook } from './order-resource';
+import { holdResale } from './resale-orders';
 import { order, orderLine } from './schema';
 
 // The orders side of a waiting list's offer (decision 0064): a hold made for the person whose turn
@@ -28,6 +29,8 @@ export interface WaitlistHold {
   person: { id: string | null; name: string; email: string };
   locale: string | null;
   expiresAt: Date;
+  /** Offer tickets their holders offer back instead of the type's own places (`unitPrice` is then theirs). */
+  resale?: boolean;
 }
 
 /**
@@ -36,6 +39,12 @@ export interface WaitlistHold {
  * them. Throws SoldOut (and the caller's transaction rolls back) when the places are not free.
  */
 export async function holdForWaitlist(tx: Tx, jobs: JobSender, hold: WaitlistHold): Promise<{ orderId: string; total: number }> {
+  // Tickets offered back, at the price their sellers paid (decision 0066).
+  if (hold.resale) {
+    const held = await holdResale(tx, jobs, { ...hold, source: 'waitlist' });
+    await jobs.enqueue(tx, sendWaitlistOfferJob, { orderId: held.orderId });
+    return held;
+  }
   const lines = [{ ticketTypeId: hold.ticketTypeId, quantity: hold.quantity }];
   await takePlaces(tx, { eventId: hold.event.id, lines, as: 'held', eventStatuses: ['published'] });
   const orderId = randomUUID();
@@ -70,7 +79,6 @@ export async function sendWaitlistOffer(
 ): Promise<boolean> {
   const found = await findOrderWithEvent(deps.db, orderId);
   if (found.order.status !== 'pending' || !found.order.holdExpiresAt || !canReceiveMail(found.order.email)) return false;
-  const places = await placesOf(deps.db, orderId);
   // A guest's offer opens by its link: the order's page, where they pay, or which, when free, takes it.
   const page =
     found.order.buyerId === null
@@ -81,7 +89,7 @@ export async function sendWaitlistOffer(
   const email = composeWaitlistOffer({
     ...recipientOf(found, deps.publicUrl),
     images: (await picturesFor(deps, found)).images,
-    count: places.reduce((sum, line) => sum + line.quantity, 0),
+    count: await ticketCountOf(deps.db, orderId),
     total: found.order.total,
     expiresAt: found.order.holdExpiresAt,
     url: new URL(page, deps.publicUrl).toString(),

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../platform/db/database';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
-import { orderTopics, recordActivityOnce } from '../orders/orders.api';
+import { orderTopics, sellersTopics, recordActivityOnce } from '../orders/orders.api';
 import { settlePayment, type Settlement } from './settle-payment';
 
 export interface PaymentOutcomeDeps {
@@ -30,6 +30,6 @@ export async function settleAndAnnounce(
       code: payment.lastDecline.code,
       message: null,
     });
-  deps.publish(...orderTopics(settlement.order));
+  deps.publish(...orderTopics(settlement.order), ...(settlement.outcome === 'paid' ? sellersTopics(settlement.sold) : []));
   return settlement;
 }

@@ -6,11 +6,13 @@ import { CallableError } from '../../platform/http/callable-error';
 import type { JobSender } from '../../platform/jobs/job-queue';
 import type { PaymentIntentState, PaymentProvider } from '../../platform/payments/payment-provider';
 import { isCodeLimit, takeCodeUses } from '../codes/codes.api';
-import { releasePlaces, sellHeldPlaces, tryTakePlaces } from '../events/events.api';
+import { releasePlaces, tryTakePlaces } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import {
-  answersOf,
   codeUsesOf,
+  completeHold,
+  issueOrderTickets,
+  resaleQuantityOf,
   type Order,
   placesOf,
   recordActivity,
@@ -19,7 +21,8 @@ import {
   sendLatePaymentRefundNoticeJob,
   setOrderMoney,
 } from '../orders/orders.api';
-import { issueTickets } from '../tickets/tickets.api';
+import { releaseListings, type SoldListing } from '../tickets/tickets.api';
+import { refundSellers } from './resale-refunds';
 import { sendRefundJob } from './refund-order';
 import { emitOrderWebhook } from '../orders/orders.api';
 import { order } from '../orders/schema';
@@ -27,7 +30,7 @@ import { refund } from './schema';
 import { canReceiveMail } from '../../platform/mail/can-receive-mail';
 
 export type Settlement =
-  | { outcome: 'paid'; order: Order }
+  | { outcome: 'paid'; order: Order; sold: SoldListing[] }
   | { outcome: 'already-settled'; order: Order }
   | { outcome: 'not-succeeded'; order: Order }
   | { outcome: 'refunded-late'; order: Order }
@@ -98,16 +101,24 @@ export async function settlePayment(
       return { outcome: 'mismatch', order: found };
 
     const lines = await placesOf(tx, found.id);
-    const [{ status: eventStatus, organizationId }] = (await tx
-      .select({ status: event.status, organizationId: event.organizationId })
+    const [signing] = (await tx
+      .select({ id: event.id, checkinKey: event.checkinKey, status: event.status, organizationId: event.organizationId })
       .from(event)
-      .where(eq(event.id, found.eventId))) as [{ status: string; organizationId: string }];
+      .where(eq(event.id, found.eventId))) as [{ id: string; checkinKey: string; status: string; organizationId: string }];
+    const { organizationId } = signing;
     // A cancelled event sells nothing, also to a buyer who paid while it was being cancelled.
-    const cancelled = eventStatus === 'cancelled';
+    const cancelled = signing.status === 'cancelled';
     if (cancelled && found.status === 'pending') await releasePlaces(tx, { eventId: found.eventId, lines, from: 'held' });
-    if (!cancelled && found.status === 'pending') {
-      await sellHeldPlaces(tx, { eventId: found.eventId, lines });
-    } else if (cancelled || !(await takePlacesAgain(tx, found, lines))) {
+    // Completed: its places sold and tickets issued, or the tickets offered back it bought issued to it
+    // (null: one went meanwhile; a late payment's went back to the list with its hold: decision 0066).
+    let sold: SoldListing[] | null = null;
+    if (!cancelled && found.status === 'pending') sold = await completeHold(tx, found, signing);
+    else if (!cancelled && (await resaleQuantityOf(tx, found.id)) === 0 && (await takePlacesAgain(tx, found, lines))) {
+      await issueOrderTickets(tx, found, signing);
+      sold = [];
+    }
+    if (sold === null) {
+      if (found.status === 'pending') await releaseListings(tx, found.id);
       const cancelled = await setOrderMoney(tx, found.id, { status: 'cancelled', refundedAmount: found.total });
       const refundId = randomUUID();
       await tx.insert(refund).values({
@@ -126,22 +137,8 @@ export async function settlePayment(
       return { outcome: 'refunded-late', order: cancelled };
     }
     const paid = await setOrderMoney(tx, found.id, { status: 'paid', paymentRef: payment.ref });
-    const [signing] = await tx
-      .select({ id: event.id, checkinKey: event.checkinKey })
-      .from(event)
-      .where(eq(event.id, found.eventId));
-    // Each ticket takes the answers given for its place when the order was made.
-    const answers = await answersOf(tx, found.id);
-    await issueTickets(tx, {
-      orderId: found.id,
-      event: signing!,
-      tickets: lines.map((line) => ({
-        ...line,
-        holderName: found.buyerName,
-        holderEmail: found.email,
-        answers: answers.get(line.ticketTypeId),
-      })),
-    });
+    // Each seller of a ticket it bought gets the price back, less the organizer's fee.
+    await refundSellers(tx, jobs, sold);
     await recordActivity(tx, found.id, 'paid', {
       amount: payment.amount,
       paymentRef: payment.ref,
@@ -149,7 +146,7 @@ export async function settlePayment(
     });
     await enqueueConfirmation(jobs, tx, { orderId: found.id, email: found.email });
     await emitOrderWebhook(tx, { organizationId, orderId: found.id, type: 'order.paid' });
-    return { outcome: 'paid', order: paid };
+    return { outcome: 'paid', order: paid, sold };
   });
   // Recorded first (the refund row, in the transaction), then asked of the provider with one key
   // per order: a retry after a crash between the two sends the same refund, never a second one.

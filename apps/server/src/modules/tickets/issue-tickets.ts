@@ -6,6 +6,7 @@ import { CallableError } from '../../platform/http/callable-error';
 import { ticket } from './schema';
 import { newTicketCode } from './ticket-code';
 import { emitTicketWebhook } from './ticket-resource';
+import { endListingsOf } from './resale';
 
 // A ticket's life: issued valid for a completed order, void when refunded (valid again if the
 // refund is refused), admitted at the door once. Each change is written here, once; the places a
@@ -72,6 +73,8 @@ export async function voidTickets(tx: Tx, ticketIds: readonly string[]): Promise
     .where(and(inArray(ticket.id, [...ticketIds]), eq(ticket.status, 'valid')))
     .returning({ id: ticket.id });
   if (voided.length !== ticketIds.length) throw new CallableError('aborted', 'A ticket changed meanwhile; try again');
+  // A void ticket is offered back no more (decision 0066).
+  await endListingsOf(tx, ticketIds);
 }
 
 /**

@@ -23,7 +23,14 @@ export interface TicketChangeOnOrder {
   record(
     tx: Tx,
     orderId: string,
-    kind: 'holder_changed' | 'answers_changed' | 'transfer_sent' | 'transfer_cancelled' | 'ticket_transferred',
+    kind:
+      | 'holder_changed'
+      | 'answers_changed'
+      | 'transfer_sent'
+      | 'transfer_cancelled'
+      | 'ticket_transferred'
+      | 'resale_listed'
+      | 'resale_withdrawn',
     detail: Record<string, string | null>,
     actorId: string | null,
   ): Promise<void>;

@@ -56,7 +56,7 @@ export async function ticketResources(db: Db, ticketIds: readonly string[]): Pro
  */
 export async function emitTicketWebhook(
   tx: Tx,
-  input: { ticketId: string; type: 'ticket.checked_in' | 'ticket.holder_changed' | 'ticket.transferred' },
+  input: { ticketId: string; type: 'ticket.checked_in' | 'ticket.holder_changed' | 'ticket.transferred' | 'ticket.resold' },
 ): Promise<void> {
   const [found] = await tx
     .select({ organizationId: event.organizationId })

@@ -9,6 +9,7 @@ import { eventTopic, titlesAndVenues } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket, ticketTransfer, transferSettings } from './schema';
+import { resaleOfTickets } from './resale-state';
 import { holdsTicket } from './ticket-access';
 import { ticketTopic, userTicketsTopic } from './topics';
 import { transferUntil } from './transfer-window';
@@ -57,6 +58,10 @@ async function heldTicketRows(db: Db, where: SQL | undefined) {
     .leftJoin(received, eq(received.newTicketId, ticket.id))
     .where(where)
     .orderBy(asc(event.startsAt), asc(ticket.createdAt), asc(ticket.id));
+  const resales = await resaleOfTickets(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => {
     const { settings, pendingId, pendingTo, transferredFrom, holderUserId, buyerId, ...shown } = row;
     const until = transferUntil(
@@ -73,6 +78,7 @@ async function heldTicketRows(db: Db, where: SQL | undefined) {
         checkedInAt: row.checkedInAt?.toISOString() ?? null,
         transferUntil: until?.toISOString() ?? null,
         pendingTransfer: pendingId && pendingTo ? { id: pendingId, toEmail: pendingTo } : null,
+        ...resales.get(row.id)!,
       } satisfies MyTicketRow,
       access: { ticket: { id: row.id, transferredFrom, holderUserId }, order: { id: row.orderId, buyerId } },
     };

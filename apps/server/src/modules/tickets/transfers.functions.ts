@@ -10,6 +10,7 @@ import { event } from '../events/schema';
 import { order } from '../orders/schema';
 import { checkTicketAnswers, questionsOf } from '../questions/questions.api';
 import { reissueTicket } from './issue-tickets';
+import { openListingOf } from './resale';
 import { ticket, ticketTransfer, transferSettings } from './schema';
 import { holdsTicket, ticketAccessToken, transferTokenOpens } from './ticket-access';
 import { lockHeldTicket, type TicketChangeOnOrder } from './ticket-holders';
@@ -63,7 +64,8 @@ const transferTicketCallable = (onOrder: TicketChangeOnOrder) =>
           .select({ id: ticketTransfer.id })
           .from(ticketTransfer)
           .where(and(eq(ticketTransfer.ticketId, found.ticket.id), eq(ticketTransfer.status, 'pending')));
-        if (pending) throw notTransferable();
+        // Offered back for resale: it is sold or taken back first (decision 0066).
+        if (pending || (await openListingOf(tx, found.ticket.id))) throw notTransferable();
         if ((sentBefore?.all ?? 0) >= transfersPerTicket)
           throw new CallableError('resource-exhausted', 'This ticket was sent too many times', {
             reason: 'too-many-transfers',
@@ -265,7 +267,13 @@ const configureTransfersCallable = defineCallable(configureTransfers, {
   async handler(input, ctx) {
     const { event: found } = await requireEventRole(ctx.db, ctx.user, input.eventId, 'admin');
     await ctx.db.transaction(async (tx) => {
-      const values = { enabled: input.enabled, closesHoursBeforeStart: input.closesHoursBeforeStart, updatedAt: new Date() };
+      const values = {
+        enabled: input.enabled,
+        closesHoursBeforeStart: input.closesHoursBeforeStart,
+        resaleEnabled: input.resaleEnabled,
+        resaleFee: input.resaleFee,
+        updatedAt: new Date(),
+      };
       await tx
         .insert(transferSettings)
         .values({ eventId: found.id, ...values })
@@ -276,7 +284,11 @@ const configureTransfersCallable = defineCallable(configureTransfers, {
         actor: ctx.user,
         action: input.enabled ? 'transfers.open' : 'transfers.close',
         target: found.title,
-        details: { closesHoursBeforeStart: input.closesHoursBeforeStart },
+        details: {
+          closesHoursBeforeStart: input.closesHoursBeforeStart,
+          resaleEnabled: input.resaleEnabled,
+          resaleFee: input.resaleFee,
+        },
       });
     });
     // Every holder's page shows until when their tickets may be sent: they watch the event.

@@ -32,6 +32,8 @@ export const transferSettingsLive = defineLiveQuery(settingsContract, {
         enabled: settings?.enabled ?? true,
         closesHoursBeforeStart: settings?.closesHoursBeforeStart ?? 0,
         closesAt: transfersCloseAt(settings, found.startsAt)?.toISOString() ?? null,
+        resaleEnabled: settings?.resaleEnabled ?? false,
+        resaleFee: settings?.resaleFee ?? 0,
       },
     ];
   },

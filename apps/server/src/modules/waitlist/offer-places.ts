@@ -54,12 +54,20 @@ export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string)
         .where(and(eq(waitlistEntry.ticketTypeId, type.id), eq(waitlistEntry.status, 'waiting')))
         .orderBy(asc(waitlistEntry.joinedAt), asc(waitlistEntry.id))
         .limit(queueRead);
+      let resale = type.resaleListed;
       for (const entry of queue) {
         const quantity = entry.quantity <= free ? entry.quantity : settings.partialOffers ? free : 0;
-        if (quantity <= 0) break;
-        offered.push(await offer(tx, jobs, { event: found, type, settings, entry, quantity }));
-        free -= quantity;
-        eventFree -= quantity;
+        if (quantity > 0) {
+          offered.push(await offer(tx, jobs, { event: found, type, settings, entry, quantity }));
+          free -= quantity;
+          eventFree -= quantity;
+          continue;
+        }
+        // The type's own places are not enough: tickets offered back, if as many are (decision 0066).
+        const resold = entry.quantity <= resale && (await offerResale(tx, jobs, { event: found, type, settings, entry }));
+        if (!resold) break;
+        offered.push(resold);
+        resale -= entry.quantity;
       }
       // A queue longer than one read, with places left: another run goes on from where this ends.
       if (queue.length === queueRead && free > 0) await wakeWaitlist(tx, eventId);
@@ -82,6 +90,8 @@ export async function offer(
     entry: Entry;
     quantity: number;
     by?: string;
+    /** Tickets offered back instead of the type's own places. */
+    resale?: boolean;
   },
 ): Promise<Entry> {
   const { event: found, type, entry } = input;
@@ -95,6 +105,7 @@ export async function offer(
     person: { id: entry.personId, name: entry.name, email: entry.email },
     locale: entry.locale,
     expiresAt,
+    resale: input.resale,
   });
   const [updated] = await tx
     .update(waitlistEntry)
@@ -111,6 +122,19 @@ export async function offer(
   await countWaiting(tx, type.id, -1);
   await emitWaitlistWebhook(tx, { organizationId: found.organizationId, entryId: entry.id, type: 'waitlist.offered' });
   return updated;
+}
+
+/**
+ * An entry offered tickets their holders offer back, all of its quantity at one price, in a
+ * savepoint: null, with nothing changed, when too few are offered at one price (the entry waits).
+ */
+async function offerResale(tx: Tx, jobs: JobSender, input: Omit<Parameters<typeof offer>[2], 'quantity'>): Promise<Entry | null> {
+  return tx
+    .transaction((savepoint) => offer(savepoint, jobs, { ...input, quantity: input.entry.quantity, resale: true }))
+    .catch((error: unknown) => {
+      if (error instanceof SoldOut) return null;
+      throw error;
+    });
 }
 
 /** Entries that wait no more: the list closed. Its types' places go back to the public. */
