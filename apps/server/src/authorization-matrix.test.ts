@@ -55,7 +55,14 @@ import {
   offerWaitlistEntry,
   removeWaitlistEntry,
 } from '@admit/shared/waitlist';
-import { acceptTransfer, cancelTransfer, configureTransfers, transferTicket } from '@admit/shared/transfers';
+import {
+  acceptTransfer,
+  cancelTransfer,
+  configureTransfers,
+  resellTicket,
+  transferTicket,
+  withdrawResale,
+} from '@admit/shared/transfers';
 import { changeAnswers, createQuestion, deleteQuestion, moveQuestion, updateQuestion } from '@admit/shared/questions';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -417,6 +424,16 @@ const callableMatrix = new Map<CallableContract, Row>([
   }),
   callableRow(cancelTransfer, { input: () => ({ transferId: 'matrix-no-such-transfer', token: wrongToken }), expect: nobody }),
   callableRow(configureTransfers, { input: (w) => ({ eventId: w.publishedEventId, enabled: true }), expect: adminUp }),
+  callableRow(resellTicket, {
+    input: (w) => ({ ticketId: w.buyerTicketId, fee: 0 }),
+    expect: { ...ownOnly, buyer: 'failed-precondition' },
+    note: 'the holder offers their ticket back (here resale is off: refused as closed, past authorization)',
+  }),
+  callableRow(withdrawResale, {
+    input: (w) => ({ ticketId: w.buyerTicketId }),
+    expect: { ...ownOnly, buyer: 'failed-precondition' },
+    note: 'the holder takes their offer back (here none is open)',
+  }),
   callableRow(changeAnswers, {
     input: (w) => ({ orderId: w.paidOrderId, ticketId: w.buyerTicketId, answers: {} }),
     expect: ownOnly,
