@@ -274,9 +274,13 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
   }
   // Too few places and none held: the answer the general path would give, without taking its turn
   // on the event's row (most buyers of a sold-out rush hear it).
-  // (Tickets offered back, as this process saw the type up to a second ago, are for the general path.)
+  // Tickets offered back are for the general path (one read of the type's count, without a lock).
   if (placed.soldOut) {
-    if (type.resaleListed > 0) return { ...none, quotaCounted: placed.withinQuota };
+    const [now] = await ctx.db
+      .select({ resaleListed: ticketType.resaleListed })
+      .from(ticketType)
+      .where(eq(ticketType.id, type.id));
+    if ((now?.resaleListed ?? 0) > 0) return { ...none, quotaCounted: placed.withinQuota };
     throw new SoldOut(placed.soldOut);
   }
   // Counted in the statement, made or not: the general path does not count it again, unless it was

@@ -5,7 +5,7 @@ import { cancelEvent } from '@admit/shared/event-changes';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { configureWaitlist, joinWaitlist } from '@admit/shared/waitlist';
 import { setTicketHolder } from '@admit/shared/tickets';
-import { acceptTransfer, transferTicket } from '@admit/shared/transfers';
+import { acceptTransfer, configureTransfers, resellTicket, transferTicket } from '@admit/shared/transfers';
 import {
   createWebhook,
   pingWebhook,
@@ -354,6 +354,40 @@ describe('signed webhooks', () => {
         quantity: 1,
         offer: { order_id: expect.any(String), quantity: 1, hold_expires_at: expect.any(String) },
       },
+    });
+  });
+
+  it('reports a ticket resold at face value, with the ticket that replaced it', async () => {
+    const { secret } = await addEndpoint('/resale', ['ticket.resold']);
+    const full = await createPublishedEvent(t, owner.cookie, { organizationId, ticketTypes: [{ capacity: 1 }] });
+    const [typeId] = full.ticketTypeIds;
+    await t.call(configureTransfers, { eventId: full.eventId, enabled: true, resaleEnabled: true }, owner.cookie);
+    const taken = await t.call(
+      createOrder,
+      { eventId: full.eventId, lines: [{ ticketTypeId: typeId!, quantity: 1 }] },
+      buyer.cookie,
+    );
+    const [old] = await t.db.select().from(ticket).where(eq(ticket.orderId, taken.body.result.orderId));
+    expect((await t.call(resellTicket, { ticketId: old!.id, fee: 0 }, buyer.cookie)).status).toBe(200);
+    // Free, and the next buyer signed in: sold at once.
+    const resold = await t.call(
+      createOrder,
+      { eventId: full.eventId, lines: [{ ticketTypeId: typeId!, quantity: 1 }] },
+      owner.cookie,
+    );
+    expect(resold.body.result, JSON.stringify(resold.body)).toMatchObject({ status: 'paid', ticketCount: 1 });
+    const [issued] = await t.db.select().from(ticket).where(eq(ticket.orderId, resold.body.result.orderId));
+    const [got] = await until(
+      async () => {
+        await t.settleJobs();
+        return receiver.received('/resale');
+      },
+      (requests) => requests.length > 0,
+    );
+    verify(secret, got!);
+    expect(JSON.parse(got!.body)).toMatchObject({
+      type: 'ticket.resold',
+      data: { object: 'ticket', id: old!.id, status: 'void', replaced_by: issued!.id },
     });
   });
 });
