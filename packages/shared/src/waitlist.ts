@@ -25,6 +25,11 @@ export const WaitlistSettings = z.strictObject({
    * the entries after it wait behind it. True: the first entry is offered what is free.
    */
   partialOffers: z.boolean().default(false),
+  /**
+   * A pre-sale list: people may also join for a type not on sale yet. When its sales start, its
+   * places go to them in the order they joined, before the public.
+   */
+  presale: z.boolean().default(false),
 });
 export type WaitlistSettings = z.input<typeof WaitlistSettings>;
 export const configureWaitlist = defineCallableContract(
@@ -41,6 +46,7 @@ export const WaitlistSettingsRow = z.object({
   ticketTypeIds: z.array(z.string()),
   offerHours: z.number(),
   partialOffers: z.boolean(),
+  presale: z.boolean(),
   /** Ticket types with people waiting: their freed places are offered to the list first. */
   waitingTypeIds: z.array(z.string()),
 });

@@ -197,6 +197,8 @@ export const updateTicketTypeCallable = defineCallable(updateTicketType, {
       await tx.update(ticketType).set(next).where(eq(ticketType.id, type.id));
       // More places: to the people waiting first (decision 0064).
       if (fields.includes('capacity')) await wakeWaitlist(tx, found.id);
+      // Sales start at another time: a pre-sale list is offered its places then.
+      if (fields.includes('salesStart')) await wakeWaitlist(tx, found.id, next.salesStart ?? undefined);
       await recordAudit(
         tx,
         auditOf(ctx.user, found, 'ticketType.update', type.name, { fields, ...smallChanges(type, next, fields) }),

@@ -16,15 +16,27 @@ import { waitlistTopic } from './topics';
 
 export const failed = (message: string, details: FailureDetails) => new CallableError('failed-precondition', message, details);
 
-/** Whether the list takes people for this ticket type: on, for the type, before the event begins. */
-async function requireOpenFor(db: Db | Tx, found: { id: string; startsAt: Date; status: string }, ticketTypeId: string) {
+/**
+ * Whether the list takes people for this ticket type: on, for the type, before the event begins;
+ * for a type whose sales have not started, only as a pre-sale list. Returns when its places may be
+ * offered: now, or when its sales start.
+ */
+async function requireOpenFor(
+  db: Db | Tx,
+  found: { id: string; startsAt: Date; status: string },
+  type: { id: string; salesStart: Date | null },
+): Promise<Date | undefined> {
   const [settings] = await db.select().from(waitlistSettings).where(eq(waitlistSettings.eventId, found.id));
   const open =
     settings?.enabled &&
     found.status === 'published' &&
     found.startsAt > new Date() &&
-    (settings.ticketTypeIds.length === 0 || settings.ticketTypeIds.includes(ticketTypeId));
+    (settings.ticketTypeIds.length === 0 || settings.ticketTypeIds.includes(type.id));
   if (!open) throw failed('The waiting list is not open', { reason: 'waitlist-closed' });
+  const before = type.salesStart !== null && type.salesStart > new Date() ? type.salesStart : undefined;
+  if (before && !settings.presale)
+    throw failed('Sales have not started', { reason: 'sales-not-started', ticketTypeId: type.id, salesStart: before.toISOString() });
+  return before;
 }
 
 /**
@@ -38,10 +50,13 @@ async function lockEventAndType(tx: Tx, eventId: string, ticketTypeId: string) {
   return { eventNow: eventNow!, type: type! };
 }
 
-/** An entry starts to wait: counted on its type, and the places free now offered in turn. */
-async function startWaiting(tx: Tx, entry: { eventId: string; ticketTypeId: string }) {
+/**
+ * An entry starts to wait: counted on its type, and the places free now offered in turn (a pre-sale
+ * entry's when its type's sales start).
+ */
+async function startWaiting(tx: Tx, entry: { eventId: string; ticketTypeId: string }, offerFrom?: Date) {
   await countWaiting(tx, entry.ticketTypeId, 1);
-  await wakeWaitlist(tx, entry.eventId);
+  await wakeWaitlist(tx, entry.eventId, offerFrom);
 }
 
 /**
@@ -70,13 +85,14 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
       throw new CallableError('invalid-argument', `At most ${type.maxPerOrder} per order`, {
         fields: [{ path: 'quantity', message: `At most ${type.maxPerOrder} per order`, code: 'too_big' }],
       });
-    await requireOpenFor(ctx.db, found, type.id);
+    const offerFrom = await requireOpenFor(ctx.db, found, type);
     const entryId = randomUUID();
     await ctx.db.transaction(async (tx) => {
       const { eventNow, type: locked } = await lockEventAndType(tx, found.id, type.id);
       const remaining = Math.min(locked.capacity - locked.sold - locked.held, eventNow.capacity - eventNow.sold - eventNow.held);
-      // Places anyone may buy: no list to wait on (unless others wait already: they come first).
-      if (remaining > 0 && locked.waitlistWaiting === 0)
+      // Places anyone may buy: no list to wait on (unless others wait already: they come first, and
+      // before the type's sales start, when the list is a pre-sale one).
+      if (remaining > 0 && locked.waitlistWaiting === 0 && !offerFrom)
         throw failed('Tickets are available', { reason: 'not-sold-out', remaining });
       // The limits per buyer hold for what a person waits for, as for what they order: their tickets,
       // their holds and this entry's places together (an offer is a hold made for them later).
@@ -103,7 +119,7 @@ export const joinWaitlistCallable = defineCallable(joinWaitlist, {
         status: person.id ? 'waiting' : 'unconfirmed',
         locale: ctx.locale,
       });
-      if (person.id) await startWaiting(tx, { eventId: found.id, ticketTypeId: type.id });
+      if (person.id) await startWaiting(tx, { eventId: found.id, ticketTypeId: type.id }, offerFrom);
       else await ctx.jobs.enqueue(tx, sendWaitlistConfirmationJob, { entryId });
     });
     if (!person.id) return { entryId, position: null };
@@ -140,7 +156,8 @@ export const confirmWaitlistEntryCallable = defineCallable(confirmWaitlistEntry,
     const [entry] = await ctx.db.select().from(waitlistEntry).where(eq(waitlistEntry.id, input.entryId));
     if (!entry) throw new CallableError('not-found', 'No such waiting-list entry');
     if (entry.status === 'unconfirmed') {
-      await requireOpenFor(ctx.db, await findEvent(ctx.db, entry.eventId), entry.ticketTypeId);
+      const [type] = await ctx.db.select().from(ticketType).where(eq(ticketType.id, entry.ticketTypeId));
+      const offerFrom = await requireOpenFor(ctx.db, await findEvent(ctx.db, entry.eventId), type!);
       await ctx.db.transaction(async (tx) => {
         await lockEventAndType(tx, entry.eventId, entry.ticketTypeId);
         const already = await entryOf(tx, entry.ticketTypeId, entry.email);
@@ -151,7 +168,7 @@ export const confirmWaitlistEntryCallable = defineCallable(confirmWaitlistEntry,
           .set({ status: 'waiting', joinedAt: sql`now()` })
           .where(and(eq(waitlistEntry.id, entry.id), eq(waitlistEntry.status, 'unconfirmed')))
           .returning();
-        if (confirmed) await startWaiting(tx, confirmed);
+        if (confirmed) await startWaiting(tx, confirmed, offerFrom);
       });
       ctx.publish(waitlistTopic(entry.eventId), eventTopic(entry.eventId));
     }

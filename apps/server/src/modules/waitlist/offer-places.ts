@@ -47,6 +47,8 @@ export async function offerFreedPlaces(db: Db, jobs: JobSender, eventId: string)
     let eventFree = found.capacity - found.sold - found.held;
     const offered: Entry[] = [];
     for (const type of types) {
+      // A pre-sale list waits for its type's sales to start (a job is due then: decision 0064).
+      if (type.salesStart && type.salesStart > new Date()) continue;
       let free = Math.min(eventFree, type.capacity - type.sold - type.held);
       const queue = await tx
         .select()

@@ -18,6 +18,8 @@ export const waitlistSettings = pgTable('waitlist_settings', {
   offerHours: integer('offer_hours').notNull().default(24),
   /** Whether the first entry may be offered fewer places than it asked for, instead of waiting for all of them. */
   partialOffers: boolean('partial_offers').notNull().default(false),
+  /** Whether people may join before a type's sales start: its places are offered to them first when they do. */
+  presale: boolean('presale').notNull().default(false),
   updatedAt: timestamp('updated_at', { withTimezone: true }).defaultNow().notNull(),
 });
 

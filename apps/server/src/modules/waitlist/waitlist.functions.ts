@@ -36,6 +36,7 @@ export const configureWaitlistCallable = defineCallable(configureWaitlist, {
       ticketTypeIds: [...new Set(input.ticketTypeIds)],
       offerHours: input.offerHours,
       partialOffers: input.partialOffers,
+      presale: input.presale,
       updatedAt: new Date(),
     };
     await ctx.db.transaction(async (tx) => {
@@ -53,7 +54,7 @@ export const configureWaitlistCallable = defineCallable(configureWaitlist, {
         actor: ctx.user,
         action: input.enabled ? 'waitlist.open' : 'waitlist.close',
         target: found.title,
-        details: { offerHours: input.offerHours, partialOffers: input.partialOffers },
+        details: { offerHours: input.offerHours, partialOffers: input.partialOffers, presale: input.presale },
       });
     });
     ctx.publish(waitlistTopic(found.id), eventTopic(found.id));

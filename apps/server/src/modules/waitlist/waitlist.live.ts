@@ -36,6 +36,7 @@ export const waitlistSettingsLive = defineLiveQuery(settingsContract, {
         ticketTypeIds: settings?.ticketTypeIds ?? [],
         offerHours: settings?.offerHours ?? 24,
         partialOffers: settings?.partialOffers ?? false,
+        presale: settings?.presale ?? false,
         waitingTypeIds: waiting.map((type) => type.id),
       },
     ];

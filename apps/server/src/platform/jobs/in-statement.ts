@@ -15,7 +15,8 @@ export function enqueueInStatement(job: Pick<JobDefinition<never, never>, 'name'
   return sql`insert into ${sql.raw(schema)}.job (name, data, retry_limit, retry_delay, retry_backoff, expire_in, start_after, keep_until, dead_letter, policy)
     select q.name, ${data}, q.retry_limit, greatest(q.retry_delay, case when q.retry_backoff then 1 else 0 end), q.retry_backoff,
            coalesce(q.expire_seconds, 900) * interval '1 second', ${start},
-           ${start} + coalesce(q.retention_minutes * interval '1 minute', interval '14 days'),
+           -- Kept from when it may start, or from now for a start in the past (a sale that began already).
+           greatest(${start}, now()) + coalesce(q.retention_minutes * interval '1 minute', interval '14 days'),
            q.dead_letter, q.policy
       from ${from}, ${sql.raw(schema)}.queue q
      where q.name = ${job.name}`;

@@ -1,0 +1,1 @@
+ALTER TABLE "waitlist_settings" ADD COLUMN "presale" boolean DEFAULT false NOT NULL;
