@@ -128,6 +128,9 @@ export const TicketAvailabilityRow = z.object({
   remaining: z.number(),
   /** Tickets offered back by their holders (decision 0066) a buyer may take once `remaining` is 0. */
   resale: z.number(),
+  /** When its sales open and close (null: with the event's); before then a pre-sale list may take people (decision 0064). */
+  salesStart: z.string().nullable(),
+  salesEnd: z.string().nullable(),
   position: z.number(),
 });
 export type TicketAvailabilityRow = z.infer<typeof TicketAvailabilityRow>;

@@ -127,6 +127,8 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
         remaining,
         // Tickets offered back are sold once the type's own places are gone, to its list first (decision 0066).
         resale: remaining === 0 && type.waitlistWaiting === 0 ? type.resaleListed : 0,
+        salesStart: type.salesStart?.toISOString() ?? null,
+        salesEnd: type.salesEnd?.toISOString() ?? null,
         position: type.position,
       };
     });
