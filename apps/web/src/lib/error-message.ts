@@ -271,11 +271,13 @@ const failureMessages = untyped(
     },
     'resale-closed': {
       id: 'error.reason.resaleClosed',
-      defaultMessage: 'Tickets to this event cannot be offered for resale now: the organizer turned it off, or it is too close to the start.',
+      defaultMessage:
+        'Tickets to this event cannot be offered for resale now: the organizer turned it off, or it is too close to the start.',
     },
     'ticket-not-resellable': {
       id: 'error.reason.ticketNotResellable',
-      defaultMessage: 'This ticket cannot be offered for resale: it is used, void, on its way to someone else, or was given to you.',
+      defaultMessage:
+        'This ticket cannot be offered for resale: it is used, void, on its way to someone else, or was given to you.',
     },
     'resale-fee-changed': {
       id: 'error.reason.resaleFeeChanged',

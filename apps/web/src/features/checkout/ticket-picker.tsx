@@ -120,6 +120,9 @@ export function TicketPicker({
     const type = types?.find((one) => one.id === ticketTypeId);
     return type ? localizeTicketTypeName(type, event.contentLocale, shownIn) : { name: '', locale: shownIn };
   };
+  // Tickets offered back (decision 0066) are sold in an order of their own, of their type only.
+  const resaleMixed =
+    chosen.length > 1 && chosen.some((line) => types?.find((type) => type.id === line.ticketTypeId)?.remaining === 0);
   const asked = askedTickets(chosen, questions, typeNameOf);
   const asksAnything = asked.length > 0;
   useEffect(() => {
@@ -254,6 +257,8 @@ export function TicketPicker({
           types.map((type) => {
             const max = Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder);
             const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
+            // Sold out: no more than its holders offer back (none: the field is off).
+            const orderable = type.remaining === 0 ? Math.min(max, type.resale) : max;
             return (
               <TicketTypeRow
                 key={type.id}
@@ -261,7 +266,7 @@ export function TicketPicker({
                 name={name}
                 currency={event.currency}
                 quantity={quantities[type.id] ?? 0}
-                max={max}
+                max={orderable}
                 onSale={onSale}
                 onQuantityChange={(quantity) => setQuantities((current) => ({ ...current, [type.id]: quantity }))}
                 // A type a code unlocks is the code's: nobody waits for it.
@@ -298,6 +303,14 @@ export function TicketPicker({
         {mutation.isSuccess && (
           <PlacedNotice placed={mutation.data} guestEmail={guest.email.trim()} embedded={Boolean(embedded)} />
         )}
+        {resaleMixed && (
+          <Alert color="yellow" role="status">
+            <FormattedMessage
+              id="picker.resaleAlone"
+              defaultMessage="Tickets offered back by other fans are bought in an order of their own. Choose only them, and order the others afterwards."
+            />
+          </Alert>
+        )}
         {mutation.isError && (
           <Alert color="red" role="alert">
             <ErrorSentence error={mutation.error} />
@@ -324,9 +337,9 @@ export function TicketPicker({
           onGuestChange={setGuest}
           onContinueAsGuest={() => setAsGuest(true)}
           // Nothing left to take (a waiting list may be offered above): no guest checkout to start.
-          onSale={onSale && types.some((type) => type.remaining > 0)}
+          onSale={onSale && types.some((type) => type.remaining > 0 || type.resale > 0)}
           onSubmit={submit}
-          submitDisabled={total === 0 || !onSale || !questionsKnown}
+          submitDisabled={total === 0 || !onSale || !questionsKnown || resaleMixed}
           submitting={mutation.isPending}
           submitLabel={
             asked.length > 0 && !answering ? (

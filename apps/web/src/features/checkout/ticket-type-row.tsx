@@ -14,6 +14,8 @@ export type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: b
 /**
  * One ticket type in the picker: its name, price and what is left, and its number field; under a
  * sold-out type, what the page offers instead (`soldOut`: the waiting list, composed by the route).
+ * A sold-out type whose holders offer tickets back (decision 0066) sells those instead: `max` is
+ * already no more than there are.
  */
 export function TicketTypeRow({
   type,
@@ -37,6 +39,8 @@ export function TicketTypeRow({
 }) {
   const intl = useIntl();
   const soldOut = type.remaining === 0;
+  // Nobody waits for them (the server offers them to the waiting list first): they are for anyone.
+  const resold = soldOut && type.resale > 0;
   return (
     <Stack gap="xs">
       <Group justify="space-between" wrap="nowrap" align="center">
@@ -65,7 +69,7 @@ export function TicketTypeRow({
                 formatMoney(intl.locale, type.price, currency)
               )}
             </Text>
-            {soldOut ? (
+            {resold ? null : soldOut ? (
               <Badge color="red" variant="light">
                 <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
               </Badge>
@@ -79,6 +83,15 @@ export function TicketTypeRow({
               </Text>
             )}
           </Group>
+          {resold && (
+            <Text size="sm" data-testid={`resale-${type.id}`}>
+              <FormattedMessage
+                id="picker.resale"
+                defaultMessage="{count, plural, one {# ticket offered back by another fan, at the price they paid} other {# tickets offered back by other fans, at the price they paid}}"
+                values={{ count: type.resale }}
+              />
+            </Text>
+          )}
           {type.maxPerBuyer !== null && (
             <Text size="xs" c="dimmed">
               <FormattedMessage
@@ -105,10 +118,10 @@ export function TicketTypeRow({
           min={0}
           max={max}
           step={1}
-          disabled={soldOut || !onSale}
+          disabled={(soldOut && !resold) || !onSale}
         />
       </Group>
-      {soldOut && soldOutPart}
+      {soldOut && !resold && soldOutPart}
     </Stack>
   );
 }

@@ -10,6 +10,8 @@ type Detail = Activity['detail'];
 
 const numberIn = (detail: Detail, key: string) => (typeof detail[key] === 'number' ? detail[key] : 0);
 const textIn = (detail: Detail, key: string) => (typeof detail[key] === 'string' ? detail[key] : '');
+/** An amount in minor units, written as a number or as its digits (a resale's offer keeps strings). */
+const amountIn = (detail: Detail, key: string) => Number(detail[key]) || 0;
 
 const colors: Partial<Record<Activity['kind'], string>> = {
   paid: 'green',
@@ -19,6 +21,7 @@ const colors: Partial<Record<Activity['kind'], string>> = {
   refund_requested: 'orange',
   late_payment_refunded: 'orange',
   ticket_transferred: 'blue',
+  ticket_resold: 'blue',
 };
 
 /** The payment timeline: what happened to the order, oldest first, in the viewer's language and time. */
@@ -171,6 +174,37 @@ function describe(line: Activity, money: (minor: number) => string, intl: IntlSh
       return intl.formatMessage(
         { id: 'orderTimeline.ticketTransferred', defaultMessage: '{to} accepted the ticket from {from}: it has a new code' },
         { from: textIn(detail, 'from'), to: textIn(detail, 'to') },
+      );
+    case 'resale_listed':
+      return intl.formatMessage(
+        {
+          id: 'orderTimeline.resaleListed',
+          defaultMessage: 'Ticket {ticket} offered for resale at {price}, with a fee of {fee}',
+        },
+        {
+          ticket: textIn(detail, 'ticket').toUpperCase(),
+          price: money(amountIn(detail, 'price')),
+          fee: money(amountIn(detail, 'fee')),
+        },
+      );
+    case 'resale_withdrawn':
+      return intl.formatMessage(
+        { id: 'orderTimeline.resaleWithdrawn', defaultMessage: 'The offer to resell ticket {ticket} was taken back' },
+        { ticket: textIn(detail, 'ticket').toUpperCase() },
+      );
+    case 'ticket_resold':
+      return intl.formatMessage(
+        {
+          id: 'orderTimeline.ticketResold',
+          defaultMessage:
+            'Ticket {ticket} resold at {price}: it is void, and {payout} goes back to the buyer after the {fee} fee',
+        },
+        {
+          ticket: textIn(detail, 'ticket').toUpperCase(),
+          price: money(amountIn(detail, 'price')),
+          fee: money(amountIn(detail, 'fee')),
+          payout: money(amountIn(detail, 'payout')),
+        },
       );
   }
 }

@@ -4,6 +4,7 @@ import { FormattedMessage } from 'react-intl';
 import { directionOf, type Locale } from '@admit/shared/locales';
 import { ticketChangesOpen } from '../../lib/order-changes';
 import { TicketHolder } from './ticket-holder';
+import { TicketResale } from './ticket-resale';
 import { TicketTransfer } from './ticket-transfer';
 
 /**
@@ -11,8 +12,9 @@ import { TicketTransfer } from './ticket-transfer';
  * starts (the same as on My tickets), by the buyer or by a guest through their order's token. Each
  * row names its ticket's type: an order of a VIP and two standing tickets says which name goes with
  * which. Each can be sent to someone else until the organizer's deadline (decision 0065); one they
- * accepted is theirs, and only says to whom it went. Nothing once no ticket of the order can change
- * any more. `order` is the order page's, its lines' names already in the reader's language (`shownIn`).
+ * accepted is theirs, and only says to whom it went. Each can be offered back for resale when the
+ * organizer allows it (decision 0066). Nothing once no ticket of the order can change any more.
+ * `order` is the order page's, its lines' names already in the reader's language (`shownIn`).
  */
 export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow & { shownIn: Locale }; accessToken?: string }) {
   const typeNames = new Map(order.lines.map((line) => [line.ticketTypeId, line.ticketTypeName]));
@@ -56,6 +58,7 @@ export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow &
                   <>
                     <TicketHolder ticket={ticket} editable accessToken={accessToken} />
                     <TicketTransfer ticket={ticket} timeZone={order.timeZone} accessToken={accessToken} />
+                    <TicketResale ticket={ticket} accessToken={accessToken} />
                   </>
                 )}
               </Stack>

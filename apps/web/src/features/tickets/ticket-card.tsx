@@ -9,11 +9,13 @@ import { TicketsPdfLink } from '../../lib/tickets-pdf-link';
 import { AddToCalendar } from './add-to-calendar';
 import { holderEditable, TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
+import { resaleShown, TicketResale } from './ticket-resale';
 import { transferShown, TicketTransfer } from './ticket-transfer';
 
 /**
  * One ticket as its holder sees it, on My tickets and on the page of a ticket sent to a guest: the
- * event, its QR code while it admits, whom it is for, its PDF, and sending it on (decision 0065).
+ * event, its QR code while it admits, whom it is for, its PDF, sending it on (decision 0065) and
+ * offering it back for resale (decision 0066).
  * `accessToken`: a guest's, the token of the ticket's own link (no order page: the order is the
  * buyer's). A ticket that came by a transfer says from whom, and has a PDF of its own.
  */
@@ -137,10 +139,11 @@ export function TicketCard({
             <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
           </AnchorLink>
         )}
-        {valid && ticket.checkedInAt === null && transferShown(ticket) && (
+        {valid && ticket.checkedInAt === null && (transferShown(ticket) || resaleShown(ticket)) && (
           <>
             <Divider w="100%" />
             <TicketTransfer ticket={ticket} timeZone={ticket.timeZone} accessToken={accessToken} />
+            <TicketResale ticket={ticket} accessToken={accessToken} />
           </>
         )}
       </Stack>

@@ -18,10 +18,13 @@ export interface TransferableTicket {
   /** Until when it may be sent on; null: it cannot be (decision 0065). */
   transferUntil: string | null;
   pendingTransfer: { id: string; toEmail: string } | null;
+  /** Its offer for resale (decision 0066): while offered, it cannot be sent on. */
+  resale: object | null;
 }
 
 /** Whether a ticket has anything to show about sending it on: it may be sent, or it is on its way. */
-export const transferShown = (ticket: TransferableTicket) => ticket.transferUntil !== null || ticket.pendingTransfer !== null;
+export const transferShown = (ticket: TransferableTicket) =>
+  ticket.resale === null && (ticket.transferUntil !== null || ticket.pendingTransfer !== null);
 
 /**
  * Sending a ticket to someone else by their email address (decision 0065), for whoever holds it:
@@ -59,7 +62,7 @@ export function TicketTransfer({
   });
   const pending = ticket.pendingTransfer;
   const until = ticket.transferUntil;
-  if (!pending && !until) return null;
+  if (!transferShown(ticket)) return null;
 
   return (
     <Stack gap={6} align="center" w="100%" data-testid="ticket-transfer" data-pending={pending ? 'yes' : 'no'}>

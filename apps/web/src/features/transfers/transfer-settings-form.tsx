@@ -1,3 +1,4 @@
+import { resaleLimits } from '@admit/shared/resale';
 import { configureTransfers, transferLimits, type TransferSettingsRow } from '@admit/shared/transfers';
 import { Alert, Button, NumberInput, Stack, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -7,23 +8,48 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { callFunction } from '../../lib/callable';
 import { fieldErrorsOf, useErrorMessage } from '../../lib/error-message';
 import { validateWith } from '../../lib/form';
+import { currencyDigits, toMinorUnits } from '../../lib/money';
 
 interface TransferValues {
   enabled: boolean;
   closesHoursBeforeStart: number | string;
+  resaleEnabled: boolean;
+  /** In the event's currency as typed (2.5 for €2.50); sent in minor units. */
+  resaleFee: number | string;
 }
 
-/** Whether tickets may be sent on and until when, saved with `tickets.configureTransfers`. */
-export function TransferSettingsForm({ eventId, settings }: { eventId: string; settings: TransferSettingsRow }) {
+/**
+ * Whether tickets may be sent on and until when, and whether they may be offered back for resale at
+ * face value and for what fee (decision 0066), saved with `tickets.configureTransfers`. `currency`:
+ * the event's, the fee's.
+ */
+export function TransferSettingsForm({
+  eventId,
+  currency,
+  settings,
+}: {
+  eventId: string;
+  currency: string;
+  settings: TransferSettingsRow;
+}) {
   const intl = useIntl();
   const errorMessage = useErrorMessage();
+  const digits = currencyDigits(currency);
   const input = (values: TransferValues) => ({
     eventId,
     enabled: values.enabled,
     closesHoursBeforeStart: values.closesHoursBeforeStart === '' ? Number.NaN : Number(values.closesHoursBeforeStart),
+    resaleEnabled: values.resaleEnabled,
+    // Off, the fee is kept as it was: turning resale on again brings it back.
+    resaleFee: toMinorUnits(Number(values.resaleFee) || 0, currency),
   });
   const form = useForm<TransferValues>({
-    initialValues: { enabled: settings.enabled, closesHoursBeforeStart: settings.closesHoursBeforeStart },
+    initialValues: {
+      enabled: settings.enabled,
+      closesHoursBeforeStart: settings.closesHoursBeforeStart,
+      resaleEnabled: settings.resaleEnabled,
+      resaleFee: settings.resaleFee / 10 ** digits,
+    },
     validate: validateWith(configureTransfers.input, intl, input),
   });
   const mutation = useMutation({
@@ -80,6 +106,34 @@ export function TransferSettingsForm({ eventId, settings }: { eventId: string; s
           maw="100%"
           {...form.getInputProps('closesHoursBeforeStart')}
         />
+        <Switch
+          label={intl.formatMessage({ id: 'transfers.field.resale', defaultMessage: 'Allow resale at face value' })}
+          description={intl.formatMessage({
+            id: 'transfers.field.resaleHint',
+            defaultMessage:
+              'Once a ticket type is sold out, a holder who cannot go may offer their ticket back. The next person on the waiting list, or the next buyer, pays the price the holder paid; the holder’s ticket then turns void and they are refunded, less the fee. Resale closes when transfers would.',
+          })}
+          {...form.getInputProps('resaleEnabled', { type: 'checkbox' })}
+        />
+        {form.values.resaleEnabled && (
+          <NumberInput
+            label={intl.formatMessage(
+              { id: 'transfers.field.resaleFee', defaultMessage: 'Resale fee ({currency})' },
+              { currency },
+            )}
+            description={intl.formatMessage({
+              id: 'transfers.field.resaleFeeHint',
+              defaultMessage: 'Kept from each resold ticket’s refund. Holders see it before they offer.',
+            })}
+            min={0}
+            max={resaleLimits.fee.max / 10 ** digits}
+            decimalScale={digits}
+            allowNegative={false}
+            w={360}
+            maw="100%"
+            {...form.getInputProps('resaleFee')}
+          />
+        )}
         {shown && (
           <Alert color="red" role="alert">
             {shown}

@@ -3,6 +3,7 @@ import { transferSettings, type TransferSettingsRow } from '@admit/shared/transf
 import { Card, Stack, Text, Title } from '@mantine/core';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatMoment } from '../../lib/dates';
+import { formatMoney } from '../../lib/money';
 import { BackLink } from '../../lib/links';
 import { useLiveQuery } from '../../lib/live';
 import { ErrorState, PageLoader } from '../../lib/page-state';
@@ -11,12 +12,13 @@ import { TransferSettingsForm } from './transfer-settings-form';
 import { TransfersTable } from './transfers-table';
 
 /** The settings as saved: a new saving (here or by another admin) draws the form again from them. */
-const savedKey = (settings: TransferSettingsRow) => JSON.stringify([settings.enabled, settings.closesHoursBeforeStart]);
+const savedKey = (settings: TransferSettingsRow) =>
+  JSON.stringify([settings.enabled, settings.closesHoursBeforeStart, settings.resaleEnabled, settings.resaleFee]);
 
 /**
  * An event's ticket transfers (its admins, decision 0065): whether holders may send their tickets
- * to someone else and until how long before the start, and the transfers made, live, with a way to
- * withdraw one that waits.
+ * to someone else and until how long before the start, whether they may offer them back for resale
+ * and for what fee (decision 0066), and the transfers made, live, with a way to withdraw one that waits.
  */
 export function TransfersPage({ eventId }: { eventId: string }) {
   const intl = useIntl();
@@ -67,6 +69,8 @@ export function TransfersPage({ eventId }: { eventId: string }) {
                       time: <time dateTime={saved.closesAt}>{formatMoment(intl.locale, saved.closesAt, found.timeZone)}</time>,
                     }}
                   />
+                ) : saved.resaleEnabled ? (
+                  <FormattedMessage id="transfers.offResaleOn" defaultMessage="Transfers are off: tickets cannot be sent on." />
                 ) : (
                   <FormattedMessage
                     id="transfers.off"
@@ -74,7 +78,16 @@ export function TransfersPage({ eventId }: { eventId: string }) {
                   />
                 )}
               </Text>
-              <TransferSettingsForm key={savedKey(saved)} eventId={eventId} settings={saved} />
+              {saved.resaleEnabled && (
+                <Text size="sm" role="status" data-testid="resale-terms">
+                  <FormattedMessage
+                    id="transfers.resaleOn"
+                    defaultMessage="Holders may offer tickets of a sold-out type back at the price they paid; {fee} is kept from each refund."
+                    values={{ fee: formatMoney(intl.locale, saved.resaleFee, found.currency) }}
+                  />
+                </Text>
+              )}
+              <TransferSettingsForm key={savedKey(saved)} eventId={eventId} currency={found.currency} settings={saved} />
             </Stack>
           </Card>
           <TransfersTable event={found} />
