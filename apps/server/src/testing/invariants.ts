@@ -92,7 +92,7 @@ const checks: { name: string; query: SQL }[] = [
       where old.replaced_by is not null and (old.status <> 'void' or new.id is null)`,
   },
   {
-    name: "ticket type resale_listed differs from its listed offers",
+    name: 'ticket type resale_listed differs from its listed offers',
     query: sql`
       select tt.id, tt.resale_listed from ticket_type tt
       where tt.resale_listed <> (select count(*) from ticket_resale r where r.ticket_type_id = tt.id and r.status = 'listed')`,

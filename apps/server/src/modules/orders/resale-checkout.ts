@@ -49,7 +49,12 @@ export async function orderFromResale(
         source: 'resale',
         idempotencyKey: input.idempotencyKey,
       });
-      await requireHoldWithinLimit(tx, { buyer, eventId: found.id, quantity: line.quantity, limit: ctx.config.ORDER_MAX_HELD_PLACES });
+      await requireHoldWithinLimit(tx, {
+        buyer,
+        eventId: found.id,
+        quantity: line.quantity,
+        limit: ctx.config.ORDER_MAX_HELD_PLACES,
+      });
       await requireWithinBuyerLimits(tx, {
         buyerId: buyer.id,
         email: buyer.email,

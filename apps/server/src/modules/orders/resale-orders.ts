@@ -143,5 +143,8 @@ export async function issueOrderTickets(tx: Tx, found: Order, signing: { id: str
 
 /** The topics a sale changes for its sellers: their orders (and My tickets), and their old tickets' pages. */
 export function sellersTopics(sold: readonly SoldListing[]): string[] {
-  return sold.flatMap((one) => [...orderTopics({ id: one.orderId, eventId: one.eventId, buyerId: one.sellerId }), ticketTopic(one.ticketId)]);
+  return sold.flatMap((one) => [
+    ...orderTopics({ id: one.orderId, eventId: one.eventId, buyerId: one.sellerId }),
+    ticketTopic(one.ticketId),
+  ]);
 }

@@ -126,7 +126,12 @@ describe('a worker killed while it resells tickets', () => {
         const sellerOrders = await t.db
           .select()
           .from(order)
-          .where(inArray(order.buyerId, people.map((person) => person.user.id)));
+          .where(
+            inArray(
+              order.buyerId,
+              people.map((person) => person.user.id),
+            ),
+          );
         for (const one of sellerOrders) {
           const refunds = [...standIn.refunds.values()].filter((refund) => refund.payment_intent === one.paymentRef);
           expect(refunds.map((refund) => refund.amount)).toEqual([2400]);
@@ -143,7 +148,10 @@ describe('a worker killed while it resells tickets', () => {
             interval: 200,
           })
           .toBeGreaterThanOrEqual(sellers);
-        const notices = await t.db.select({ to: outboxMessage.to }).from(outboxMessage).where(like(outboxMessage.text, '%24.00%'));
+        const notices = await t.db
+          .select({ to: outboxMessage.to })
+          .from(outboxMessage)
+          .where(like(outboxMessage.text, '%24.00%'));
         expect(new Set(notices.map((one) => one.to)).size).toBe(notices.length);
         expect(await dataInvariantViolations(t.db)).toEqual([]);
       } finally {

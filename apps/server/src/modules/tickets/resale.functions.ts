@@ -57,11 +57,16 @@ const resellCallable = (onOrder: TicketChangeOnOrder) =>
             throw new CallableError('failed-precondition', 'Tickets of this event cannot be offered back now', {
               reason: 'resale-closed',
             });
-          throw new CallableError('failed-precondition', 'This ticket cannot be offered back', { reason: 'ticket-not-resellable' });
+          throw new CallableError('failed-precondition', 'This ticket cannot be offered back', {
+            reason: 'ticket-not-resellable',
+          });
         }
         // The holder agreed to the fee they were shown; a fee changed since is shown to them, not applied.
         if (terms.fee !== input.fee)
-          throw new CallableError('failed-precondition', 'The resale fee changed', { reason: 'resale-fee-changed', fee: terms.fee });
+          throw new CallableError('failed-precondition', 'The resale fee changed', {
+            reason: 'resale-fee-changed',
+            fee: terms.fee,
+          });
         const resaleId = await listForResale(tx, { ticket: found.ticket, price: terms.price, fee: terms.fee });
         await onOrder.record(
           tx,
@@ -84,10 +89,19 @@ const withdrawCallable = (onOrder: TicketChangeOnOrder) =>
       const found = await ctx.db.transaction(async (tx) => {
         const found = await lockHeldTicket(tx, ctx, { onOrder, accessToken: input.accessToken }, eq(ticket.id, input.ticketId));
         const listing = await openListingOf(tx, found.ticket.id);
-        if (!listing) throw new CallableError('failed-precondition', 'This ticket is not offered for resale', { reason: 'ticket-not-resellable' });
+        if (!listing)
+          throw new CallableError('failed-precondition', 'This ticket is not offered for resale', {
+            reason: 'ticket-not-resellable',
+          });
         if (!(await withdrawListing(tx, listing)))
           throw new CallableError('failed-precondition', 'Someone is buying this ticket now', { reason: 'resale-held' });
-        await onOrder.record(tx, found.order.id, 'resale_withdrawn', { ticket: found.ticket.id.slice(0, 8) }, ctx.user?.id ?? null);
+        await onOrder.record(
+          tx,
+          found.order.id,
+          'resale_withdrawn',
+          { ticket: found.ticket.id.slice(0, 8) },
+          ctx.user?.id ?? null,
+        );
         return found;
       });
       ctx.publish(...topicsOf(onOrder, found));

@@ -65,10 +65,15 @@ describe('offering a ticket back', () => {
         .toEqual({ price: 1500, fee: 200, payout: 1300, currency: 'EUR' });
       // Offered on terms the holder was not shown: refused with the fee that applies.
       const stale = await resell(sold.id, seller.cookie, 0);
-      expect(stale.body.error).toMatchObject({ status: 'failed-precondition', details: { reason: 'resale-fee-changed', fee: 200 } });
+      expect(stale.body.error).toMatchObject({
+        status: 'failed-precondition',
+        details: { reason: 'resale-fee-changed', fee: 200 },
+      });
       const listed = await resell(sold.id, seller.cookie);
       expect(listed.status, JSON.stringify(listed.body)).toBe(200);
-      await expect.poll(() => mine.rows().find((row) => row.id === sold.id)?.resale).toMatchObject({ status: 'listed', payout: 1300 });
+      await expect
+        .poll(() => mine.rows().find((row) => row.id === sold.id)?.resale)
+        .toMatchObject({ status: 'listed', payout: 1300 });
       await expect.poll(() => shop.rows()[0]).toMatchObject({ remaining: 0, resale: 1 });
       // Offered twice, or sent on while offered: refused. It stays valid at the door until it sells.
       expect((await resell(sold.id, seller.cookie)).body.error.details.reason).toBe('ticket-not-resellable');
@@ -87,7 +92,11 @@ describe('offering a ticket back', () => {
       expect(old).toMatchObject({ status: 'void', replacedBy: issued!.id });
       expect(issued).toMatchObject({ status: 'valid', holderName: 'Bo Buyer', ticketTypeId, transferredFrom: null });
       expect(issued!.code).not.toBe(old!.code);
-      expect(await listingOf(sold.id)).toMatchObject({ status: 'sold', newTicketId: issued!.id, saleOrderId: placed.body.result.orderId });
+      expect(await listingOf(sold.id)).toMatchObject({
+        status: 'sold',
+        newTicketId: issued!.id,
+        saleOrderId: placed.body.result.orderId,
+      });
       // The places did not move: one ticket went, one came.
       const [type] = await t.db.select().from(ticketType).where(eq(ticketType.id, ticketTypeId));
       expect(type).toMatchObject({ sold: 2, held: 0, resaleListed: 0 });
@@ -96,10 +105,14 @@ describe('offering a ticket back', () => {
       const [sellerOrder] = await t.db.select().from(order).where(eq(order.id, orderId));
       expect(sellerOrder).toMatchObject({ status: 'partially_refunded', refundedAmount: 1300 });
       const refunds = await t.db.select().from(refund).where(eq(refund.orderId, orderId));
-      expect(refunds).toMatchObject([{ amount: 1300, status: 'succeeded', idempotencyKey: `resale-${(await listingOf(sold.id))!.id}` }]);
+      expect(refunds).toMatchObject([
+        { amount: 1300, status: 'succeeded', idempotencyKey: `resale-${(await listingOf(sold.id))!.id}` },
+      ]);
       expect((await t.lastMessageTo(seller.user.email)).text).toMatch(/13\.00/);
       const timeline = await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId));
-      expect(timeline.map((line) => line.kind)).toEqual(expect.arrayContaining(['resale_listed', 'ticket_resold', 'refund_requested']));
+      expect(timeline.map((line) => line.kind)).toEqual(
+        expect.arrayContaining(['resale_listed', 'ticket_resold', 'refund_requested']),
+      );
       await expect.poll(() => mine.rows().map((row) => row.id)).not.toContain(sold.id);
 
       const scanned = async (code: string) =>
@@ -129,14 +142,20 @@ describe('offering a ticket back', () => {
     const held = await buyOne(eventId, ticketTypeId, buyer.cookie);
     const heldId = held.body.result.orderId as string;
     // Its hold ends unpaid: the ticket is offered again, and still its seller's.
-    await t.db.update(order).set({ holdExpiresAt: new Date(Date.now() - 1_000) }).where(eq(order.id, heldId));
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(order.id, heldId));
     const again = await buyOne(eventId, ticketTypeId, (await t.signUp('Cleo Second')).cookie);
     expect(again.body.result, JSON.stringify(again.body)).toMatchObject({ status: 'pending', total: 1500 });
     const [ended] = await t.db.select().from(order).where(eq(order.id, heldId));
     expect(ended!.status).toBe('expired');
     expect(await listingOf(sold.id)).toMatchObject({ status: 'held', saleOrderId: again.body.result.orderId });
     // A seller does not buy their own ticket back.
-    await t.db.update(order).set({ holdExpiresAt: new Date(Date.now() - 1_000) }).where(eq(order.id, again.body.result.orderId));
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(order.id, again.body.result.orderId));
     expect((await buyOne(eventId, ticketTypeId, seller.cookie)).body.error.status).toBe('resource-exhausted');
     expect((await t.db.select().from(ticket).where(eq(ticket.id, sold.id)))[0]!.status).toBe('valid');
   });
@@ -183,6 +202,8 @@ describe('offering a ticket back', () => {
     expect((await resell(sold.id, stranger.cookie)).body.error.status).toBe('not-found');
     await t.call(configureTransfers, { eventId, enabled: true, resaleEnabled: false }, owner.cookie);
     expect((await resell(sold.id, seller.cookie)).body.error.details.reason).toBe('resale-closed');
-    expect((await t.call(resellTicket, { ticketId: sold.id, fee: -1 }, seller.cookie)).body.error.status).toBe('invalid-argument');
+    expect((await t.call(resellTicket, { ticketId: sold.id, fee: -1 }, seller.cookie)).body.error.status).toBe(
+      'invalid-argument',
+    );
   });
 });

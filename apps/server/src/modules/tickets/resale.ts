@@ -210,4 +210,3 @@ export async function endListingsOf(tx: Tx, ticketIds: readonly string[]): Promi
     .returning();
   for (const listing of ended) if (listing.saleOrderId === null) await countResale(tx, listing.ticketTypeId, -1);
 }
-

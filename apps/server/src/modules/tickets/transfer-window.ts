@@ -66,9 +66,6 @@ export const transferSettingsColumns = {
 
 /** An event's transfer settings (null: none saved, the defaults). */
 export async function transferSettingsOf(db: Db | Tx, eventId: string): Promise<TransferSettingsRecord> {
-  const [found] = await db
-    .select(transferSettingsColumns)
-    .from(transferSettings)
-    .where(eq(transferSettings.eventId, eventId));
+  const [found] = await db.select(transferSettingsColumns).from(transferSettings).where(eq(transferSettings.eventId, eventId));
   return found ?? null;
 }

@@ -35,7 +35,11 @@ async function requireOpenFor(
   if (!open) throw failed('The waiting list is not open', { reason: 'waitlist-closed' });
   const before = type.salesStart !== null && type.salesStart > new Date() ? type.salesStart : undefined;
   if (before && !settings.presale)
-    throw failed('Sales have not started', { reason: 'sales-not-started', ticketTypeId: type.id, salesStart: before.toISOString() });
+    throw failed('Sales have not started', {
+      reason: 'sales-not-started',
+      ticketTypeId: type.id,
+      salesStart: before.toISOString(),
+    });
   return before;
 }
 
