@@ -16,6 +16,14 @@ export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
 export { ticketQrPng } from './ticket-qr';
 export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
+export {
+  noSuchTickets,
+  ticketFileAccess,
+  tokenOf,
+  type TicketFileDeps,
+  type TicketFileRefusal,
+  type TicketFileSource,
+} from './ticket-file-access';
 export { ticketHolderCallables, type TicketChangeOnOrder } from './ticket-holders';
 export { ticketsLiveQueries } from './tickets.live';
 export { eventTicketsTopic, userTicketsTopic, eventTransfersTopic, ticketTopic } from './topics';
