@@ -20,6 +20,7 @@ import { registerStripeWebhook } from './modules/payments/payments.api';
 import { orgLogoSlot } from './modules/orgs/orgs.api';
 import { registerImageRoute, registerPictureRoutes } from './platform/files/uploads';
 import { claimReceivedTickets, registerTicketPdfRoute, userTicketsTopic } from './modules/tickets/tickets.api';
+import { registerWalletRoutes } from './modules/wallet/wallet.api';
 import { createAuth, getSessionUser, registerAuthRoutes } from './platform/auth/auth';
 import { createSessionCache } from './platform/auth/session-cache';
 import { federatedSignIn, registerSignInMethods } from './platform/auth/federated-providers';
@@ -310,13 +311,15 @@ export async function buildApp(options: BuildAppOptions) {
     }
   });
   if (!production) await registerDevOutbox(app, database.db);
-  registerTicketPdfRoute(app, {
+  const ticketFileDeps = {
     db: database.db,
     storage,
-    getUser: (request) => sessions.userOf(request),
-    tokenOpens: (orderId, token) => tokenOpens(config, orderId, token),
+    getUser: (request: FastifyRequest) => sessions.userOf(request),
+    tokenOpens: (orderId: string, token: string) => tokenOpens(config, orderId, token),
     config,
-  });
+  };
+  registerTicketPdfRoute(app, ticketFileDeps);
+  registerWalletRoutes(app, { ...ticketFileDeps, publicUrl: options.publicUrl });
   registerCalendarRoute(app, { db: database.db, publicUrl: options.publicUrl });
   await registerApiRoutes(app, {
     db: database.db,

@@ -199,6 +199,9 @@ describe('every HTTP route, sent hostile input', () => {
               .tuple(fc.constantFrom(...victimIds), fc.constantFrom('attendees', 'orders', 'check-ins'))
               .map(([id, kind]) => `/files/events/${id}/exports/${kind}.csv`),
             fc.constantFrom(...victimIds).map((id) => `/files/orders/${id}/tickets.pdf`),
+            fc
+              .tuple(segment(), fc.constantFrom('ticket.pdf', 'pass.pkpass', 'google-wallet'), segment())
+              .map(([id, file, token]) => `/files/tickets/${id}/${file}?token=${token}`),
             segment().map((path) => `/${path}`),
             segment().map((path) => `/fn/${path}`),
           ),

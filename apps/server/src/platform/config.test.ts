@@ -207,6 +207,30 @@ describe('loadConfig', () => {
     expect(error.message).toBe('Configuration error: STRIPE_PUBLISHABLE_KEY is required with STRIPE_SECRET_KEY');
   });
 
+  it('takes a wallet’s settings all together or not at all, naming the one missing', () => {
+    const apple = {
+      APPLE_PASS_TYPE_ID: 'pass.org.example.tickets',
+      APPLE_TEAM_ID: 'A1B2C3D4E5',
+      APPLE_PASS_CERT: '/etc/admit/pass.pem',
+      APPLE_PASS_KEY: '/etc/admit/pass.key',
+      APPLE_WWDR_CERT: '/etc/admit/wwdr.pem',
+    };
+    expect(loadConfig(apple)).toMatchObject(apple);
+    expect(configErrorOf({ ...apple, APPLE_WWDR_CERT: undefined }).message).toBe(
+      'Configuration error: APPLE_WWDR_CERT is required when APPLE_PASS_TYPE_ID is set',
+    );
+    expect(configErrorOf({ APPLE_PASS_KEY_PASSPHRASE: 'secret' }).message).toBe(
+      'Configuration error: APPLE_PASS_KEY is required when APPLE_PASS_KEY_PASSPHRASE is set',
+    );
+    expect(configErrorOf({ ...apple, APPLE_TEAM_ID: 'team' }).message).toMatch(/^Configuration error: APPLE_TEAM_ID must be/);
+    expect(configErrorOf({ GOOGLE_WALLET_ISSUER_ID: '3388000000012345678' }).message).toBe(
+      'Configuration error: GOOGLE_WALLET_SERVICE_ACCOUNT is required when GOOGLE_WALLET_ISSUER_ID is set',
+    );
+    expect(
+      configErrorOf({ GOOGLE_WALLET_ISSUER_ID: 'issuer', GOOGLE_WALLET_SERVICE_ACCOUNT: '/etc/admit/sa.json' }).message,
+    ).toMatch(/^Configuration error: GOOGLE_WALLET_ISSUER_ID must be/);
+  });
+
   it('does not require the production secrets in development or test', () => {
     expect(() => loadConfig({ NODE_ENV: 'development' })).not.toThrow();
     expect(() => loadConfig({ NODE_ENV: 'test' })).not.toThrow();

@@ -127,6 +127,29 @@ const ConfigSchema = z
     WEBHOOKS_RETRY_FIRST_SECONDS: optional(z.coerce.number().min(0.1).max(3600)).transform((value) => value ?? 30),
     /** How long a webhook is retried, and how long an endpoint may fail before it is disabled. */
     WEBHOOKS_GIVE_UP_AFTER_SECONDS: positiveInt(3 * 24 * 60 * 60),
+    /**
+     * Apple Wallet passes (decision 0067), from the operator's Apple developer account: the Pass Type
+     * ID and the Team ID, and paths to PEM files (not the PEM text): the pass type certificate, its
+     * private key (with its passphrase when the key is encrypted) and Apple's WWDR intermediate
+     * certificate. All of them or none. None: outside production passes are signed by a development
+     * chain the process makes itself, which Wallet refuses; in production the pass route answers 404.
+     */
+    APPLE_PASS_TYPE_ID: optional(
+      z.string().regex(/^pass\.[A-Za-z0-9.-]+$/, 'must be a Pass Type ID such as pass.org.example.tickets'),
+    ),
+    APPLE_TEAM_ID: optional(z.string().regex(/^[A-Z0-9]{10}$/, 'must be the 10 letters and digits of an Apple Team ID')),
+    APPLE_PASS_CERT: optional(z.string()),
+    APPLE_PASS_KEY: optional(z.string()),
+    APPLE_PASS_KEY_PASSPHRASE: optional(z.string()),
+    APPLE_WWDR_CERT: optional(z.string()),
+    /**
+     * Google Wallet passes (decision 0067): the issuer ID of the operator's Google Wallet account, and
+     * the path to the JSON key file of the service account it allowed (`client_email`, `private_key`).
+     * Both or neither. Neither: outside production save links are signed with a development key the
+     * process makes itself, which Google refuses; in production the link's route answers 404.
+     */
+    GOOGLE_WALLET_ISSUER_ID: optional(z.string().regex(/^\d{1,30}$/, 'must be the digits of a Google Wallet issuer ID')),
+    GOOGLE_WALLET_SERVICE_ACCOUNT: optional(z.string()),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".
@@ -154,6 +177,19 @@ const ConfigSchema = z
         if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required when STORAGE_DRIVER=s3' });
       }
     }
+    // A wallet's settings work together: some of them without the others are a mistake, not "off".
+    const wallets = [
+      ['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'],
+      ['GOOGLE_WALLET_ISSUER_ID', 'GOOGLE_WALLET_SERVICE_ACCOUNT'],
+    ] as const;
+    for (const names of wallets) {
+      const set = names.find((name) => config[name]);
+      for (const name of set ? names : []) {
+        if (!config[name]) ctx.addIssue({ code: 'custom', path: [name], message: `is required when ${set} is set` });
+      }
+    }
+    if (config.APPLE_PASS_KEY_PASSPHRASE && !config.APPLE_PASS_KEY)
+      ctx.addIssue({ code: 'custom', path: ['APPLE_PASS_KEY'], message: 'is required when APPLE_PASS_KEY_PASSPHRASE is set' });
     if (config.STRIPE_SECRET_KEY && !config.STRIPE_PUBLISHABLE_KEY)
       ctx.addIssue({ code: 'custom', path: ['STRIPE_PUBLISHABLE_KEY'], message: 'is required with STRIPE_SECRET_KEY' });
     if (config.NODE_ENV !== 'production') return;

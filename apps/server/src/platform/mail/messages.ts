@@ -250,6 +250,19 @@ export const mailMessages = {
     defaultMessage: 'Show this QR code at the door, on your phone or printed. It admits one person once.',
   },
 
+  walletPassDescription: { id: 'walletPass.description', defaultMessage: 'Ticket for {event}' },
+  walletPassEvent: { id: 'walletPass.event', defaultMessage: 'Event' },
+  walletPassWhen: { id: 'walletPass.when', defaultMessage: 'When' },
+  walletPassWhere: { id: 'walletPass.where', defaultMessage: 'Where' },
+  walletPassHolder: { id: 'walletPass.holder', defaultMessage: 'Name' },
+  walletPassTicketType: { id: 'walletPass.ticketType', defaultMessage: 'Ticket' },
+  walletPassOrder: { id: 'walletPass.order', defaultMessage: 'Order' },
+  walletPassOrganizer: { id: 'walletPass.organizer', defaultMessage: 'Organizer' },
+  walletPassAtTheDoor: {
+    id: 'walletPass.atTheDoor',
+    defaultMessage: 'Show this QR code at the door. It admits one person once.',
+  },
+
   transferOfferSubject: { id: 'mail.transferOffer.subject', defaultMessage: '{from} sent you a ticket for {event}' },
   transferOfferIntro: {
     id: 'mail.transferOffer.intro',

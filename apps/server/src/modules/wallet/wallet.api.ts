@@ -1,0 +1,2 @@
+// The wallet module's surface: what app.ts registers. Everything else in this folder is its own.
+export { registerWalletRoutes } from './wallet.routes';
