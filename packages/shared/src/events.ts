@@ -104,6 +104,8 @@ export const PublicEventRow = z.object({
   organizationName: z.string(),
   organizationLogo: Picture.nullable(),
   remaining: z.number(),
+  /** Tickets offered back by their holders that buyers may take (decision 0066): the event is not sold out while there are some. */
+  resale: z.number(),
 });
 export type PublicEventRow = z.infer<typeof PublicEventRow>;
 export const publicEvent = defineLiveQueryContract(
@@ -128,6 +130,8 @@ export const TicketAvailabilityRow = z.object({
   remaining: z.number(),
   /** Tickets offered back by their holders (decision 0066) a buyer may take once `remaining` is 0. */
   resale: z.number(),
+  /** What one of them costs (the price its seller paid, oldest offer first); null when none is offered. */
+  resalePrice: z.number().nullable(),
   /** When its sales open and close (null: with the event's); before then a pre-sale list may take people (decision 0064). */
   salesStart: z.string().nullable(),
   salesEnd: z.string().nullable(),

@@ -200,6 +200,8 @@ export const MyOrderRow = z.object({
       resaleTerms: ResaleTerms.nullable(),
     }),
   ),
+  /** Its tickets resold at face value (decision 0066): when, and what came back for each. */
+  resold: z.array(z.object({ ticketTypeId: z.string(), payout: z.number(), soldAt: z.string() })),
   /** Until when answers can be changed: the event's start. */
   answersUntil: z.string(),
   /** The event's time zone: the order page writes its times (a transfer's deadline) in it. */

@@ -90,6 +90,7 @@ export const codeTicketTypesLive = defineLiveQuery(codeTicketTypes, {
       remaining: type.waitlistWaiting > 0 ? 0 : Math.max(0, least(type.capacity - type.sold - type.held, eventLeft, codeLeft)!),
       // Tickets offered back are sold at the price their sellers paid, never with a code (decision 0066).
       resale: 0,
+      resalePrice: null,
       salesStart: type.salesStart?.toISOString() ?? null,
       salesEnd: type.salesEnd?.toISOString() ?? null,
       position: type.position,

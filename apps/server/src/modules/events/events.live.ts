@@ -64,11 +64,17 @@ const remainingToBuy = sql<number>`least(
       and t.waitlist_waiting = 0)
 )::int`;
 
+/** Tickets offered back that buyers may take (decision 0066): of visible types on sale, with nobody on their list. */
+const resaleToBuy = sql<number>`(select coalesce(sum(t.resale_listed), 0) from ticket_type t
+    where t.event_id = ${event.id} and not t.hidden and (t.sales_end is null or t.sales_end > now())
+      and t.waitlist_waiting = 0)::int`;
+
 const publicColumns = {
   ...eventColumns,
   organizationName: organization.name,
   organizationLogo: organization.logo,
   remaining: remainingToBuy,
+  resale: resaleToBuy,
 };
 
 export const publicEventLive = defineLiveQuery(publicEvent, {
@@ -100,6 +106,20 @@ export const publishedEventsLive = defineLiveQuery(publishedEvents, {
   topics: (_params, rows) => [publishedEventsTopic, ...rows.map((row) => eventTopic(row.id))],
 });
 
+/**
+ * What the next ticket offered back of each type costs: the oldest offer's price (decision 0066). The
+ * tickets module keeps the offers; read here by the table's name, as an import would make a cycle.
+ */
+async function oldestResalePrices(db: Db, ticketTypeIds: string[]): Promise<Map<string, number>> {
+  if (ticketTypeIds.length === 0) return new Map();
+  const result = await db.execute(sql`
+    select distinct on (ticket_type_id) ticket_type_id, price from ticket_resale
+     where ticket_type_id in ${ticketTypeIds} and status = 'listed'
+     order by ticket_type_id, listed_at, id`);
+  const rows = (result as unknown as { rows: { ticket_type_id: string; price: number }[] }).rows;
+  return new Map(rows.map((row) => [row.ticket_type_id, Number(row.price)]));
+}
+
 export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
   auth: 'optional',
   async load(params, ctx) {
@@ -111,6 +131,10 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
       .from(ticketType)
       .where(and(eq(ticketType.eventId, params.eventId), eq(ticketType.hidden, false)))
       .orderBy(asc(ticketType.position));
+    const resalePrices = await oldestResalePrices(
+      ctx.db,
+      types.filter((type) => type.resaleListed > 0).map((type) => type.id),
+    );
     return types.map((type) => {
       // People on the type's waiting list are offered its free places before the public (decision 0064).
       const remaining =
@@ -127,6 +151,7 @@ export const ticketAvailabilityLive = defineLiveQuery(ticketAvailability, {
         remaining,
         // Tickets offered back are sold once the type's own places are gone, to its list first (decision 0066).
         resale: remaining === 0 && type.waitlistWaiting === 0 ? type.resaleListed : 0,
+        resalePrice: resalePrices.get(type.id) ?? null,
         salesStart: type.salesStart?.toISOString() ?? null,
         salesEnd: type.salesEnd?.toISOString() ?? null,
         position: type.position,

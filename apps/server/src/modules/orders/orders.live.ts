@@ -1,5 +1,5 @@
 import { eventOrders, myOrder } from '@admit/shared/orders';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { picturesOf } from '../../platform/files/uploads';
 import { CallableError } from '../../platform/http/callable-error';
 import { defineLiveQuery } from '../../platform/live/live-query';
@@ -7,6 +7,7 @@ import { eventTopic, requireEventRole, titlesAndVenues } from '../events/events.
 import { event } from '../events/schema';
 import { eventQuestionsTopic, questionsOf } from '../questions/questions.api';
 import { resaleOfTickets, transferSettingsOf, transferUntil } from '../tickets/tickets.api';
+import { ticketResale } from '../tickets/schema';
 import { attendeesOf, validTicketsOf } from './order-answers';
 import { linesWithNames } from './order-lines';
 import { tokenOpens } from './order-access';
@@ -99,6 +100,17 @@ export const myOrderLive = defineLiveQuery(myOrder, {
       resale: resales.get(one.id)?.resale ?? null,
       resaleTerms: resales.get(one.id)?.resaleTerms ?? null,
     }));
+    // Its tickets resold at face value (decision 0066): each refunded at its price less the fee.
+    const resold = await ctx.db
+      .select({
+        ticketTypeId: ticketResale.ticketTypeId,
+        price: ticketResale.price,
+        fee: ticketResale.fee,
+        soldAt: ticketResale.endedAt,
+      })
+      .from(ticketResale)
+      .where(and(eq(ticketResale.orderId, found.id), eq(ticketResale.status, 'sold')))
+      .orderBy(asc(ticketResale.endedAt));
     const { coverFile, startsAt, eventStatus, ...shown } = found;
     const covers = await picturesOf(ctx.db, [coverFile]);
     return [
@@ -108,6 +120,11 @@ export const myOrderLive = defineLiveQuery(myOrder, {
         lines,
         attendees,
         tickets,
+        resold: resold.map((one) => ({
+          ticketTypeId: one.ticketTypeId,
+          payout: one.price - one.fee,
+          soldAt: one.soldAt!.toISOString(),
+        })),
         answersUntil: startsAt.toISOString(),
         holdExpiresAt: found.holdExpiresAt?.toISOString() ?? null,
         createdAt: found.createdAt.toISOString(),

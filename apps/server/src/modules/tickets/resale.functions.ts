@@ -72,7 +72,7 @@ const resellCallable = (onOrder: TicketChangeOnOrder) =>
           tx,
           found.order.id,
           'resale_listed',
-          { ticket: found.ticket.id.slice(0, 8), price: String(terms.price), fee: String(terms.fee) },
+          { ticket: found.ticket.id.slice(0, 8), price: terms.price, fee: terms.fee },
           ctx.user?.id ?? null,
         );
         return { found, resaleId };

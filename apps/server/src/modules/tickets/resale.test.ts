@@ -34,7 +34,7 @@ afterAll(() => t?.close());
 /** A paid event (€15.00 a ticket, a €2.00 resale fee) whose only two places a seller bought. */
 async function soldOutEvent(options: { waitlist?: boolean } = {}) {
   const owner = await t.signUp('Olga Organizer');
-  const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+  const { eventId, slug, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
     ticketTypes: [{ name: 'Standing', capacity: 2, price: 1500 }],
   });
   const ticketTypeId = ticketTypeIds[0]!;
@@ -45,7 +45,7 @@ async function soldOutEvent(options: { waitlist?: boolean } = {}) {
   const orderId = placed.body.result.orderId as string;
   expect(await payWithTestCard(t, seller.cookie, orderId)).toBe('paid');
   const [first] = await t.db.select().from(ticket).where(eq(ticket.orderId, orderId)).orderBy(ticket.createdAt);
-  return { owner, seller, eventId, ticketTypeId, orderId, ticket: first! };
+  return { owner, seller, eventId, slug, ticketTypeId, orderId, ticket: first! };
 }
 
 const resell = (ticketId: string, cookie: string, fee = 200) => t.call(resellTicket, { ticketId, fee }, cookie);
@@ -56,9 +56,10 @@ const listingOf = async (ticketId: string) =>
 
 describe('offering a ticket back', () => {
   it('sells it to the next buyer at the price paid once sold out, voids the old code and refunds the seller less the fee', async () => {
-    const { owner, seller, eventId, ticketTypeId, orderId, ticket: sold } = await soldOutEvent();
+    const { owner, seller, eventId, slug, ticketTypeId, orderId, ticket: sold } = await soldOutEvent();
     const mine = await watch(url, 'tickets.mine', {}, seller.cookie);
     const shop = await watch(url, 'events.availability', { eventId });
+    const page = await watch(url, 'events.public', { slug });
     try {
       await expect
         .poll(() => mine.rows().find((row) => row.id === sold.id)?.resaleTerms)
@@ -74,7 +75,9 @@ describe('offering a ticket back', () => {
       await expect
         .poll(() => mine.rows().find((row) => row.id === sold.id)?.resale)
         .toMatchObject({ status: 'listed', payout: 1300 });
-      await expect.poll(() => shop.rows()[0]).toMatchObject({ remaining: 0, resale: 1 });
+      await expect.poll(() => shop.rows()[0]).toMatchObject({ remaining: 0, resale: 1, resalePrice: 1500 });
+      // Not sold out while a ticket is offered back.
+      await expect.poll(() => page.rows()[0]).toMatchObject({ remaining: 0, resale: 1 });
       // Offered twice, or sent on while offered: refused. It stays valid at the door until it sells.
       expect((await resell(sold.id, seller.cookie)).body.error.details.reason).toBe('ticket-not-resellable');
       const sent = await t.call(transferTicket, { ticketId: sold.id, email: 'friend@example.test' }, seller.cookie);
@@ -114,6 +117,11 @@ describe('offering a ticket back', () => {
         expect.arrayContaining(['resale_listed', 'ticket_resold', 'refund_requested']),
       );
       await expect.poll(() => mine.rows().map((row) => row.id)).not.toContain(sold.id);
+      const sellersOrder = await watch(url, 'orders.mine', { orderId }, seller.cookie);
+      await expect
+        .poll(() => sellersOrder.rows()[0]?.resold)
+        .toEqual([{ ticketTypeId, payout: 1300, soldAt: expect.any(String) }]);
+      sellersOrder.close();
 
       const scanned = async (code: string) =>
         (
@@ -128,6 +136,7 @@ describe('offering a ticket back', () => {
     } finally {
       mine.close();
       shop.close();
+      page.close();
     }
   });
 

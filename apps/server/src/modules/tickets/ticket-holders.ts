@@ -31,7 +31,7 @@ export interface TicketChangeOnOrder {
       | 'ticket_transferred'
       | 'resale_listed'
       | 'resale_withdrawn',
-    detail: Record<string, string | null>,
+    detail: Record<string, string | number | null>,
     actorId: string | null,
   ): Promise<void>;
   /** Enqueues a transfer's emails, in its transaction: the link to its recipient, or, once accepted, the ticket to them and a word to its sender. */
