@@ -38,6 +38,7 @@ import {
   waitlistCallables,
   waitlistLiveQueries,
 } from './modules/waitlist/waitlist.api';
+import { pushPassUpdatesJob } from './modules/wallet/wallet.api';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 
@@ -81,6 +82,7 @@ export const jobDefinitions = [
   offerFreedPlacesJobDefinition,
   sendWaitlistConfirmationJob,
   closeAtStartJob,
+  pushPassUpdatesJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,

@@ -143,6 +143,12 @@ const ConfigSchema = z
     APPLE_PASS_KEY_PASSPHRASE: optional(z.string()),
     APPLE_WWDR_CERT: optional(z.string()),
     /**
+     * Where a pass's changes are pushed to the devices that keep it (Apple's push service, with the
+     * pass type certificate). Unset: Apple's own with the Apple settings; outside production without
+     * them, nothing is pushed. Tests point it at a local stand-in (HTTP/2 without TLS).
+     */
+    APPLE_PUSH_URL: optional(z.url({ protocol: /^https?$/ })),
+    /**
      * Google Wallet passes (decision 0067): the issuer ID of the operator's Google Wallet account, and
      * the path to the JSON key file of the service account it allowed (`client_email`, `private_key`).
      * Both or neither. Neither: outside production save links are signed with a development key the

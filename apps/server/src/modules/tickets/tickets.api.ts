@@ -17,8 +17,10 @@ export { ticketQrPng } from './ticket-qr';
 export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';
 export {
+  fileIdPattern,
   noSuchTickets,
   ticketFileAccess,
+  ticketFileSource,
   tokenOf,
   type TicketFileDeps,
   type TicketFileRefusal,

@@ -1,2 +1,3 @@
 // The wallet module's surface: what app.ts registers. Everything else in this folder is its own.
 export { registerWalletRoutes } from './wallet.routes';
+export { pushPassUpdatesJob } from './pass-updates';

@@ -11,6 +11,7 @@ import { appleSigningOf } from './apple-signing';
 import { googleSaveLink } from './google-pass';
 import { googleSigningOf } from './google-signing';
 import { passImageFiles } from './pass-images';
+import { registerPassKitService } from './passkit-service.routes';
 import { walletTicketOf, type WalletTicket } from './wallet-ticket';
 
 export interface WalletRouteDeps extends TicketFileDeps {
@@ -49,6 +50,7 @@ async function walletTicketFor(
 export function registerWalletRoutes(app: FastifyInstance, deps: WalletRouteDeps) {
   const apple = appleSigningOf(deps.config);
   const google = googleSigningOf(deps.config);
+  registerPassKitService(app, deps, apple);
 
   app.get('/files/tickets/:ticketId/pass.pkpass', async (request: TicketRequest, reply) => {
     if (!apple) return sendError(reply, 'not-found', 'Apple Wallet passes are not set up on this server');
