@@ -38,7 +38,7 @@ import {
   waitlistCallables,
   waitlistLiveQueries,
 } from './modules/waitlist/waitlist.api';
-import { pushPassUpdatesJob } from './modules/wallet/wallet.api';
+import { pushPassUpdatesJob, syncGoogleObjectsJob } from './modules/wallet/wallet.api';
 import { setAccountLanguageCallable } from './platform/mail/language';
 import { sandboxCallables } from './platform/payments/sandbox-provider';
 
@@ -83,6 +83,7 @@ export const jobDefinitions = [
   sendWaitlistConfirmationJob,
   closeAtStartJob,
   pushPassUpdatesJob,
+  syncGoogleObjectsJob,
 ];
 export const liveQueries = [
   ...orgsLiveQueries,

@@ -156,6 +156,13 @@ const ConfigSchema = z
      */
     GOOGLE_WALLET_ISSUER_ID: optional(z.string().regex(/^\d{1,30}$/, 'must be the digits of a Google Wallet issuer ID')),
     GOOGLE_WALLET_SERVICE_ACCOUNT: optional(z.string()),
+    /**
+     * Where a saved Google pass's changes are sent (Google's Wallet REST API, and the token endpoint
+     * its service account signs in at). Unset: Google's own with the Google settings; outside
+     * production without them, nothing is sent. Tests point both at a local stand-in.
+     */
+    GOOGLE_WALLET_API_URL: optional(z.url({ protocol: /^https?$/ })),
+    GOOGLE_OAUTH_TOKEN_URL: optional(z.url({ protocol: /^https?$/ })),
   })
   .superRefine((config, ctx) => {
     // A federated provider is on with its id and secret; one without the other is a mistake, not "off".

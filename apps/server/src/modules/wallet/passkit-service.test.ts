@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { eq } from 'drizzle-orm';
+import type { InjectOptions } from 'fastify';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishedEvent } from '../../testing/fixtures';
@@ -66,8 +67,8 @@ const inject = (options: {
   method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers?: Record<string, string>;
-  payload?: unknown;
-}) => t.app.inject(options as Parameters<TestApp['app']['inject']>[0]);
+  payload?: object;
+}) => t.app.inject(options as InjectOptions);
 
 describe('the PassKit web service', () => {
   it('registers a device with the pass’s token, tells it which passes changed, and gives the latest one', async () => {

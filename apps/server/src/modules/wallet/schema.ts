@@ -24,3 +24,16 @@ export const walletRegistration = pgTable(
     index('wallet_registration_ticket_idx').on(table.ticketId),
   ],
 );
+
+/**
+ * A ticket whose "Add to Google Wallet" link was given out (decision 0067): Google may keep its
+ * object from then on. `synced_at` is the pass's last change Google was given (by the link's JWT, or
+ * by its REST API since); a later change is sent to Google by the sweep.
+ */
+export const googleWalletObject = pgTable('google_wallet_object', {
+  ticketId: text('ticket_id')
+    .primaryKey()
+    .references(() => ticket.id, { onDelete: 'cascade' }),
+  issuedAt: timestamp('issued_at', { withTimezone: true }).defaultNow().notNull(),
+  syncedAt: timestamp('synced_at', { withTimezone: true }).notNull(),
+});

@@ -9,6 +9,7 @@ import { noSuchTickets, ticketFileAccess, tokenOf, type TicketFileDeps, type Tic
 import { applePassFile } from './apple-pass';
 import { appleSigningOf } from './apple-signing';
 import { googleSaveLink } from './google-pass';
+import { rememberGoogleObject } from './google-updates';
 import { googleSigningOf } from './google-signing';
 import { passImageFiles } from './pass-images';
 import { registerPassKitService } from './passkit-service.routes';
@@ -76,6 +77,8 @@ export function registerWalletRoutes(app: FastifyInstance, deps: WalletRouteDeps
     if (!google) return sendError(reply, 'not-found', 'Google Wallet passes are not set up on this server');
     const found = await walletTicketFor(deps, request);
     if ('refused' in found) return sendError(reply, found.refused.code, found.refused.message);
+    // From now on Google may keep the pass: its later changes are sent (google-updates.ts).
+    await rememberGoogleObject(deps.db, found.ticket.id);
     const link = googleSaveLink({
       ticket: found.ticket,
       signing: await google(),
