@@ -1,5 +1,6 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
+import { scanTicket } from '@admit/shared/checkin';
 import { createOrder, refundOrder } from '@admit/shared/orders';
 import { setTicketHolder } from '@admit/shared/tickets';
 import { eq } from 'drizzle-orm';
@@ -60,7 +61,7 @@ async function passOfNewTicket() {
   const placed = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 1 }] }, buyer.cookie);
   const [one] = await t.db.select().from(ticket).where(eq(ticket.orderId, placed.body.result.orderId));
   const auth = { authorization: `ApplePass ${passAuthenticationToken(secret, one!.id)}` };
-  return { owner, buyer, orderId: placed.body.result.orderId as string, ticketId: one!.id, auth };
+  return { owner, buyer, eventId, orderId: placed.body.result.orderId as string, ticketId: one!.id, auth };
 }
 
 const inject = (options: {
@@ -72,7 +73,7 @@ const inject = (options: {
 
 describe('the PassKit web service', () => {
   it('registers a device with the pass’s token, tells it which passes changed, and gives the latest one', async () => {
-    const { buyer, ticketId, auth } = await passOfNewTicket();
+    const { owner, buyer, eventId, ticketId, auth } = await passOfNewTicket();
     const registration = `${base}/devices/device-1/registrations/${developmentPassTypeId}/${ticketId}`;
     const wrong = { authorization: `ApplePass ${passAuthenticationToken(secret, 'another-ticket')}` };
     expect(
@@ -118,6 +119,14 @@ describe('the PassKit web service', () => {
     expect(latest.statusCode).toBe(200);
     const pass = JSON.parse(Buffer.from(unzipSync(latest.rawPayload)['pass.json']!).toString()) as Record<string, unknown>;
     expect(JSON.stringify(pass)).toContain('Gina Guest');
+    // The door admits the pass's barcode as it admits the ticket.
+    const barcode = (pass as { barcodes: { message: string }[] }).barcodes[0]!.message;
+    const scanned = await t.call(
+      scanTicket,
+      { eventId, code: barcode, device: 'Door 1', scannedAt: new Date().toISOString(), idempotencyKey: `scan-${ticketId}` },
+      owner.cookie,
+    );
+    expect(scanned.body.result).toMatchObject({ result: 'accepted' });
 
     expect((await inject({ method: 'DELETE', url: registration, headers: auth })).statusCode).toBe(200);
     expect(
