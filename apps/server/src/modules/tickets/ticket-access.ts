@@ -10,6 +10,10 @@ import { linkToken, linkTokenOpens } from '../../platform/auth/link-tokens';
 export const ticketAccessToken = (config: Pick<Config, 'AUTH_SECRET'>, ticketId: string) =>
   linkToken(config, 'ticket holder', ticketId);
 
+/** Whether the token is the one of this ticket's own link. */
+export const ticketTokenOpens = (config: Pick<Config, 'AUTH_SECRET'>, ticketId: string, token: string | undefined) =>
+  linkTokenOpens(config, 'ticket holder', ticketId, token);
+
 /** The token of a transfer's link: how its recipient opens it. */
 export const transferToken = (config: Pick<Config, 'AUTH_SECRET'>, transferId: string) =>
   linkToken(config, 'ticket transfer', transferId);
@@ -37,10 +41,7 @@ export function holdsTicket(
 ): boolean {
   const { userId, accessToken } = caller;
   if (found.ticket.transferredFrom !== null)
-    return (
-      (userId !== null && found.ticket.holderUserId === userId) ||
-      linkTokenOpens(config, 'ticket holder', found.ticket.id, accessToken)
-    );
+    return (userId !== null && found.ticket.holderUserId === userId) || ticketTokenOpens(config, found.ticket.id, accessToken);
   return (
     (userId !== null && found.order.buyerId === userId) ||
     (accessToken !== undefined && caller.orderTokenOpens(found.order.id, accessToken))

@@ -9,7 +9,7 @@ import { requireEventRole } from '../events/events.api';
 import { event } from '../events/schema';
 import { order } from '../orders/schema';
 import { ticket } from './schema';
-import { holdsTicket } from './ticket-access';
+import { holdsTicket, ticketTokenOpens } from './ticket-access';
 
 // Who may download a ticket's files (its PDF, its wallet passes): one rule for every such route.
 
@@ -109,6 +109,10 @@ export async function ticketFileAccess(
     ticket: held.ticket,
     order: { id: source.orderId, buyerId: source.buyerId },
   });
-  if (!holds && (await readerOf(deps.db, user, source)) !== 'admin') return notFound;
+  // The ticket's own token opens its files also before it is ever sent on: the order's confirmation
+  // links each ticket's wallet passes with it (decision 0067), and that email carries the ticket's
+  // PDF and QR code already. Changing or sending the ticket stays with its holder (holdsTicket).
+  const ownLink = ticketTokenOpens(deps.config, held.ticket.id, token);
+  if (!holds && !ownLink && (await readerOf(deps.db, user, source)) !== 'admin') return notFound;
   return { source };
 }
