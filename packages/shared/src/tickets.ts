@@ -23,6 +23,21 @@ export function ticketPdfPath(ticketId: string, accessToken?: string): string {
   return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
 }
 
+/**
+ * Where one ticket is as an Apple Wallet pass (decision 0067), for whoever may get its PDF.
+ * `accessToken`: the token of the ticket's own link, or of a guest's order.
+ */
+export function applePassPath(ticketId: string, accessToken?: string): string {
+  const path = `/files/tickets/${encodeURIComponent(ticketId)}/pass.pkpass`;
+  return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
+}
+
+/** Where one ticket is saved to Google Wallet: a redirect to Google's save page (decision 0067), for whoever may get its PDF. */
+export function googleWalletPath(ticketId: string, accessToken?: string): string {
+  const path = `/files/tickets/${encodeURIComponent(ticketId)}/google-wallet`;
+  return accessToken ? `${path}?token=${encodeURIComponent(accessToken)}` : path;
+}
+
 export const TicketStatus = z.enum(['valid', 'void']);
 
 export const MyTicketRow = z.object({

@@ -1,6 +1,7 @@
 import { calendarFilePath, eventCalendarEntry, googleCalendarUrl, outlookCalendarUrl } from '@admit/shared/calendar';
 import type { Locale } from '@admit/shared/locales';
 import { formatMoney } from '@admit/shared/money';
+import { applePassPath, googleWalletPath } from '@admit/shared/tickets';
 import { createElement } from 'react';
 import { mailIntl, renderEmailParts } from '../../platform/mail/compose';
 import { formatEventStart } from '../../platform/mail/formats';
@@ -33,8 +34,11 @@ export interface OrderConfirmationContent extends OrderEmailRecipient {
   total: number;
   /** Each ticket's price as paid, and the discount its code took off. */
   lines: { ticketTypeName: string; quantity: number; unitPrice: number; discount: number; code: string | null }[];
-  /** The tickets that admit someone; each gets its QR code in the email. */
-  tickets: { id: string; code: string; holderName: string; ticketTypeName: string }[];
+  /**
+   * The tickets that admit someone; each gets its QR code in the email, and with `accessToken` (the
+   * token of the ticket's own link) links that add it to Apple Wallet and Google Wallet (decision 0067).
+   */
+  tickets: { id: string; code: string; holderName: string; ticketTypeName: string; accessToken?: string }[];
   pdf: { filename: string; content: Uint8Array };
   /** A guest's order: the link that opens it (decision 0060), in place of My tickets. */
   orderUrl?: string;
@@ -45,6 +49,19 @@ export function renderEmail(to: string, subject: string, props: OrderEmailProps,
 }
 
 const myTicketsUrl = (publicUrl: string) => new URL('/tickets', publicUrl).toString();
+
+/**
+ * "Add to Apple Wallet" and "Add to Google Wallet" for one ticket, opened by its own link's token so
+ * that they work on the phone the email is read on, signed in or not. The server does not know here
+ * whether its wallets are set up: in production without settings the links answer 404 with why.
+ */
+function walletLinks(ticket: { id: string; accessToken?: string }, publicUrl: string, intl: ReturnType<typeof mailIntl>) {
+  if (!ticket.accessToken) return undefined;
+  return [
+    { label: intl.formatMessage(mailMessages.orderAppleWallet), url: applePassPath(ticket.id, ticket.accessToken) },
+    { label: intl.formatMessage(mailMessages.orderGoogleWallet), url: googleWalletPath(ticket.id, ticket.accessToken) },
+  ].map((link) => ({ ...link, url: new URL(link.url, publicUrl).toString() }));
+}
 
 /** "Add to calendar": the event's calendar file, and Google Calendar's and Outlook.com's forms filled in. */
 function calendarLinks(content: OrderEmailRecipient, intl: ReturnType<typeof mailIntl>) {
@@ -134,6 +151,7 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
         ticketType: shorten(ticket.ticketTypeName, shownMax.title),
         holder: intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }),
         code: intl.formatMessage(mailMessages.orderTicketCode, { code: ticket.code }),
+        wallets: walletLinks(ticket, content.publicUrl, intl),
       })),
     },
     notes: [

@@ -25,6 +25,8 @@ export interface TicketCardProps {
   ticketType: string;
   holder: string;
   code: string;
+  /** "Add to Apple Wallet", "Add to Google Wallet": the ticket's passes, by links that open without a session. */
+  wallets?: { label: string; url: string }[];
 }
 
 export interface OrderEmailProps {
@@ -136,6 +138,18 @@ function TicketCard(props: TicketCardProps) {
       <Text style={{ ...styles.value, margin: '0 0 12px' }}>{props.holder}</Text>
       <Img src={props.qrSrc} alt={props.qrAlt} width={180} height={180} style={{ margin: '0 auto' }} />
       <Text style={styles.code}>{props.code}</Text>
+      {props.wallets && (
+        <Text style={{ ...styles.value, margin: '12px 0 0' }}>
+          {props.wallets.map((wallet, index) => (
+            <Fragment key={wallet.url}>
+              {index > 0 && ' · '}
+              <Link href={wallet.url} style={styles.link}>
+                {wallet.label}
+              </Link>
+            </Fragment>
+          ))}
+        </Text>
+      )}
     </Section>
   );
 }

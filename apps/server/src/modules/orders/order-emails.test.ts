@@ -4,6 +4,7 @@ import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders'
 import { sandboxConfirm } from '@admit/shared/payments';
 import { setAccountLanguage } from '@admit/shared/account';
 import { directionOf, locales, type Locale } from '@admit/shared/locales';
+import { applePassPath, googleWalletPath } from '@admit/shared/tickets';
 import { and, asc, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -14,12 +15,13 @@ import { mailMessages } from '../../platform/mail/messages';
 import { outboxMessage, sentEmail } from '../../platform/mail/schema';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { pdfPagesText } from '../../testing/pdf-text';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, testAuthSecret, type TestApp } from '../../testing/test-app';
 import { event } from '../events/schema';
 import { sendLatePaymentRefundNotice, sendOrderConfirmation, sendRefundNotice, type OrderEmailDeps } from './order-emails';
 import { order, orderActivity } from './schema';
 import { refund } from '../payments/schema';
 import { ticket } from '../tickets/schema';
+import { ticketAccessToken } from '../tickets/tickets.api';
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
@@ -200,6 +202,34 @@ describe('the confirmation email', () => {
       expect(message.text).toContain(`Code ${code}`);
       expect(message.html).toContain(`alt="QR code of the ticket ${code}"`);
     }
+  });
+
+  it('links each ticket to Apple Wallet and Google Wallet by its own token, which opens its pass without a session', async () => {
+    const { orderId, buyer, tickets } = await paidOrder({ quantity: 2 });
+    const config = { AUTH_SECRET: testAuthSecret };
+    await sendOrderConfirmation({ ...deps, config }, orderId);
+
+    const message = await t.lastMessageTo(buyer.email);
+    const inApp = (url: string) => new URL(url).pathname + new URL(url).search;
+    for (const one of tickets) {
+      const token = ticketAccessToken(config, one.id);
+      const apple = new URL(applePassPath(one.id, token), deps.publicUrl).toString();
+      const google = new URL(googleWalletPath(one.id, token), deps.publicUrl).toString();
+      expect(message.text).toContain(`Add to Apple Wallet ${apple}`);
+      expect(message.text).toContain(`Add to Google Wallet ${google}`);
+
+      const pass = await t.app.inject({ method: 'GET', url: inApp(apple) });
+      expect(pass.statusCode).toBe(200);
+      expect(pass.headers['content-type']).toBe('application/vnd.apple.pkpass');
+      expect(pass.rawPayload.subarray(0, 2).toString('latin1')).toBe('PK');
+      const save = await t.app.inject({ method: 'GET', url: inApp(google) });
+      expect(save.statusCode).toBe(302);
+      expect(save.headers.location).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\//);
+    }
+    // A ticket's token opens that ticket only.
+    const [first, second] = tickets;
+    const crossed = await t.app.inject({ method: 'GET', url: applePassPath(second!.id, ticketAccessToken(config, first!.id)) });
+    expect(crossed.statusCode).toBe(404);
   });
 
   it('attaches a PDF with one page per ticket, each with its code, holder and event', async () => {

@@ -24,7 +24,7 @@ import { imageUrl, jpegVariantOf, variantBytes } from '../../platform/files/uplo
 import type { FileStorage } from '../../platform/files/storage';
 import { event } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
+import { ticketAccessToken, ticketsPdf, validTicketsOf } from '../tickets/tickets.api';
 import { recordActivityOnce } from './order-activity';
 import { linesWithNames } from './order-lines';
 import { ticketCountOf } from './order-places';
@@ -164,7 +164,12 @@ export async function sendOrderConfirmation(deps: OrderEmailDeps, orderId: strin
     reference,
     total: found.order.total,
     lines,
-    tickets,
+    // Each ticket's own token opens its wallet passes (and its PDF) from any device, without a session.
+    // Without the secret (deps made by hand in tests), the email has no wallet links.
+    tickets: tickets.map((one) => ({
+      ...one,
+      accessToken: deps.config?.AUTH_SECRET ? ticketAccessToken(deps.config, one.id) : undefined,
+    })),
     pdf: { filename: `${found.event.slug}-tickets.pdf`, content: pdf },
     // Nobody's account holds a guest's order: the email's link opens it.
     orderUrl: found.order.buyerId === null && deps.config ? guestOrderUrl(deps.config, deps.publicUrl, orderId) : undefined,

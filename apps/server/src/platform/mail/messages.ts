@@ -111,6 +111,8 @@ export const mailMessages = {
   orderTicketHolder: { id: 'mail.order.ticketHolder', defaultMessage: 'For {name}' },
   orderTicketCode: { id: 'mail.order.ticketCode', defaultMessage: 'Code {code}' },
   orderQrAlt: { id: 'mail.order.qrAlt', defaultMessage: 'QR code of the ticket {code}' },
+  orderAppleWallet: { id: 'mail.order.appleWallet', defaultMessage: 'Add to Apple Wallet' },
+  orderGoogleWallet: { id: 'mail.order.googleWallet', defaultMessage: 'Add to Google Wallet' },
   orderAtTheDoor: {
     id: 'mail.order.atTheDoor',
     defaultMessage: 'Show the QR code at the door, on your phone or printed. Each code admits one person once.',
