@@ -21,7 +21,7 @@ const opensNothing = (error: unknown) =>
 
 /**
  * One ticket, opened by the token of its own link (decision 0065): where a person who was sent a
- * ticket finds it, signed in or not, as My tickets shows it, with its PDF and a way to send it on.
+ * ticket finds it, signed in or not, as My tickets shows it, with its PDF, its wallet passes (by the same token) and a way to send it on.
  */
 export function HeldTicketPage({ ticketId, token }: { ticketId: string; token: string | undefined }) {
   const intl = useIntl();

@@ -6,6 +6,7 @@ import { ticketChangesOpen } from '../../lib/order-changes';
 import { TicketHolder } from './ticket-holder';
 import { TicketResale } from './ticket-resale';
 import { TicketTransfer } from './ticket-transfer';
+import { WalletButtons } from './wallet-buttons';
 
 /**
  * Right after checkout, on the order's page: who each ticket is for, changeable until the event
@@ -13,7 +14,8 @@ import { TicketTransfer } from './ticket-transfer';
  * row names its ticket's type: an order of a VIP and two standing tickets says which name goes with
  * which. Each can be sent to someone else until the organizer's deadline (decision 0065); one they
  * accepted is theirs, and only says to whom it went. Each can be offered back for resale when the
- * organizer allows it (decision 0066). Nothing once no ticket of the order can change any more.
+ * organizer allows it (decision 0066), and added to a wallet (decision 0067; a guest's by their order's
+ * token). Nothing once no ticket of the order can change any more.
  * `order` is the order page's, its lines' names already in the reader's language (`shownIn`).
  */
 export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow & { shownIn: Locale }; accessToken?: string }) {
@@ -57,6 +59,7 @@ export function OrderTicketHolders({ order, accessToken }: { order: MyOrderRow &
                 ) : (
                   <>
                     <TicketHolder ticket={ticket} editable accessToken={accessToken} />
+                    <WalletButtons ticket={ticket} accessToken={accessToken} my={6} />
                     <TicketTransfer ticket={ticket} timeZone={order.timeZone} accessToken={accessToken} />
                     <TicketResale ticket={ticket} accessToken={accessToken} />
                   </>

@@ -11,11 +11,12 @@ import { holderEditable, TicketHolder } from './ticket-holder';
 import { TicketQr } from './ticket-qr';
 import { resaleShown, TicketResale } from './ticket-resale';
 import { transferShown, TicketTransfer } from './ticket-transfer';
+import { WalletButtons } from './wallet-buttons';
 
 /**
  * One ticket as its holder sees it, on My tickets and on the page of a ticket sent to a guest: the
- * event, its QR code while it admits, whom it is for, its PDF, sending it on (decision 0065) and
- * offering it back for resale (decision 0066).
+ * event, its QR code while it admits, whom it is for, its PDF and wallet passes (decision 0067),
+ * sending it on (decision 0065) and offering it back for resale (decision 0066).
  * `accessToken`: a guest's, the token of the ticket's own link (no order page: the order is the
  * buyer's). A ticket that came by a transfer says from whom, and has a PDF of its own.
  */
@@ -119,21 +120,24 @@ export function TicketCard({
           </Text>
         )}
         {valid && <Code>{ticket.code}</Code>}
-        {valid &&
-          (ownTicket ? (
-            <Button
-              component="a"
-              href={ticketPdfPath(ticket.id, accessToken)}
-              download
-              variant="light"
-              size="xs"
-              leftSection={<IconDownload size={16} aria-hidden />}
-            >
-              <FormattedMessage id="tickets.pdf.downloadOne" defaultMessage="Download the ticket (PDF)" />
-            </Button>
-          ) : (
-            <TicketsPdfLink orderId={ticket.orderId} size="xs" variant="light" />
-          ))}
+        {valid && (
+          <WalletButtons ticket={ticket} accessToken={accessToken}>
+            {ownTicket ? (
+              <Button
+                component="a"
+                href={ticketPdfPath(ticket.id, accessToken)}
+                download
+                variant="light"
+                size="xs"
+                leftSection={<IconDownload size={16} aria-hidden />}
+              >
+                <FormattedMessage id="tickets.pdf.downloadOne" defaultMessage="Download the ticket (PDF)" />
+              </Button>
+            ) : (
+              <TicketsPdfLink orderId={ticket.orderId} size="xs" variant="light" />
+            )}
+          </WalletButtons>
+        )}
         {!ownTicket && (
           <AnchorLink to="/orders/$orderId" params={{ orderId: ticket.orderId }} size="sm">
             <FormattedMessage id="myTickets.order" defaultMessage="Order and payment" />
