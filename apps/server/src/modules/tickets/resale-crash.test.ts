@@ -1,17 +1,16 @@
 import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { configureTransfers, resellTicket } from '@admit/shared/transfers';
 import { configureWaitlist, joinWaitlist } from '@admit/shared/waitlist';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { eq, inArray, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { startProcess, type ManagedProcess } from '../../../../../deploy/processes';
+import type { ManagedProcess } from '../../../../../deploy/processes';
 import { outboxMessage } from '../../platform/mail/schema';
 import { createStripeProvider } from '../../platform/payments/stripe-provider';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { startStripeStandIn } from '../../testing/stripe-stand-in';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { startWorkerProcess } from '../../testing/worker-process';
 import { order } from '../orders/schema';
 import { waitlistEntry } from '../waitlist/schema';
 import { ticket, ticketResale } from './schema';
@@ -22,7 +21,6 @@ import { ticket, ticketResale } from './schema';
 // refund made by the sale that owes it. PostgreSQL only: the embedded database belongs to one process.
 
 const keys = { secretKey: 'sk_test_stand_in', publishableKey: 'pk_test_stand_in', webhookSecret: 'whsec_stand_in' };
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const sellers = 12;
 
 async function pay(t: TestApp, standIn: Awaited<ReturnType<typeof startStripeStandIn>>, cookie: string, orderId: string) {
@@ -69,28 +67,12 @@ describe('a worker killed while it resells tickets', () => {
         for (const [index, ticketId] of sold.entries())
           expect((await t.call(resellTicket, { ticketId, fee: 100 }, people[index]!.cookie)).status).toBe(200);
 
-        const env = {
-          ...process.env,
-          NODE_ENV: 'development',
-          LOG_LEVEL: 'info',
-          DATABASE_URL: t.database.url!,
-          AUTH_SECRET: 'test-secret-test-secret-test-secret-0123',
-          PUBLIC_URL: 'http://localhost:3000',
-          DATA_DIR: t.config.DATA_DIR,
-          STRIPE_SECRET_KEY: keys.secretKey,
-          STRIPE_PUBLISHABLE_KEY: keys.publishableKey,
-          STRIPE_WEBHOOK_SECRET: keys.webhookSecret,
-          STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
-        };
         const startWorker = async () => {
-          const worker = await startProcess({
-            name: 'worker',
-            command: process.execPath,
-            args: ['scripts/worker.mjs'],
-            env,
-            cwd: root,
-            readyWhen: /worker running/,
-            timeoutMs: 60_000,
+          const worker = await startWorkerProcess(t, {
+            STRIPE_SECRET_KEY: keys.secretKey,
+            STRIPE_PUBLISHABLE_KEY: keys.publishableKey,
+            STRIPE_WEBHOOK_SECRET: keys.webhookSecret,
+            STRIPE_API_URL: `http://${standIn.apiBase.host}:${standIn.apiBase.port}`,
           });
           workers.push(worker);
           return worker;
