@@ -7,10 +7,12 @@ import {
   type UpdateTicketTypeInput,
 } from '@admit/shared/event-changes';
 import { addTicketType, createEvent, publishEvent, type CreateEventInput } from '@admit/shared/events';
-import { confirmPayment, startPayment } from '@admit/shared/orders';
+import { confirmPayment, createOrder, startPayment } from '@admit/shared/orders';
 import { createOrg, type OrgRole } from '@admit/shared/orgs';
 import { sandboxConfirm } from '@admit/shared/payments';
 import type { z } from 'zod';
+import { asc, eq } from 'drizzle-orm';
+import { ticket } from '../modules/tickets/schema';
 import { member } from '../platform/auth/organization-schema';
 import { watch } from './live-watch';
 import type { TestApp } from './test-app';
@@ -133,4 +135,25 @@ export async function payWithTestCard(t: TestApp, cookie: string, orderId: strin
   const { clientSecret } = await expectResult(t, startPayment, { orderId }, cookie);
   await expectResult(t, sandboxConfirm, { clientSecret, cardNumber: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' }, cookie);
   return (await expectResult(t, confirmPayment, { orderId }, cookie)).status;
+}
+
+/**
+ * A published event of `ownerCookie`'s (one €25.00 type) and `buyerCookie`'s paid order of two of its
+ * tickets, paid with the sandbox's test card: the tickets in order, with their codes.
+ */
+export async function paidTickets(t: TestApp, ownerCookie: string, buyerCookie: string) {
+  const created = await createPublishedEvent(t, ownerCookie, { ticketTypes: [{ name: 'Standing', capacity: 20, price: 2500 }] });
+  const { orderId } = await expectResult(
+    t,
+    createOrder,
+    { eventId: created.eventId, lines: [{ ticketTypeId: created.ticketTypeIds[0]!, quantity: 2 }] },
+    buyerCookie,
+  );
+  await payWithTestCard(t, buyerCookie, orderId);
+  const tickets = await t.db
+    .select({ id: ticket.id, code: ticket.code })
+    .from(ticket)
+    .where(eq(ticket.orderId, orderId))
+    .orderBy(asc(ticket.createdAt), asc(ticket.id));
+  return { ...created, orderId, tickets };
 }

@@ -4,14 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOrder } from '@admit/shared/orders';
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { unzipSync } from 'fflate';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config';
 import { storageFromConfig } from '../../platform/files/storage';
-import { createPublishedEvent, payWithTestCard } from '../../testing/fixtures';
+import { createPublishedEvent, paidTickets } from '../../testing/fixtures';
 import { createTestApp, testAuthSecret, type TestApp } from '../../testing/test-app';
 import { orderAccessToken } from '../orders/orders.api';
 import { ticket } from '../tickets/schema';
@@ -105,22 +105,7 @@ beforeAll(async () => {
   });
   const owner = await t.signUp('Olga Organizer');
   [buyer, stranger] = await Promise.all([t.signUp('Bob Buyer'), t.signUp('Sue Stranger')]);
-  const { eventId, slug, organizationId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
-    ticketTypes: [{ name: 'Standing', capacity: 20, price: 2500 }],
-  });
-  const { status, body } = await t.call(
-    createOrder,
-    { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 2 }] },
-    buyer.cookie,
-  );
-  if (status !== 200) throw new Error(`orders.create failed: ${JSON.stringify(body)}`);
-  const { orderId } = body.result;
-  await payWithTestCard(t, buyer.cookie, orderId);
-  const tickets = await t.db
-    .select({ id: ticket.id, code: ticket.code })
-    .from(ticket)
-    .where(eq(ticket.orderId, orderId))
-    .orderBy(asc(ticket.createdAt), asc(ticket.id));
+  const { orderId, slug, organizationId, tickets } = await paidTickets(t, owner.cookie, buyer.cookie);
   bought = { orderId, slug, organizationId, tickets };
 });
 afterAll(async () => {
