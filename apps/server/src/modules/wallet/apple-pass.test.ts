@@ -293,7 +293,7 @@ describe('the operator’s Apple Wallet settings', () => {
 });
 
 describe('wallet passes in production without the operator’s settings', () => {
-  it('are not offered: both wallet routes answer 404, saying so, before they look at the ticket', async () => {
+  it('are not offered: both wallet routes answer 404, saying so, before they look at the ticket, and /api/wallets says none', async () => {
     const production = Fastify();
     registerWalletRoutes(production, {
       db: t.db,
@@ -310,6 +310,9 @@ describe('wallet passes in production without the operator’s settings', () => 
     const google = await production.inject({ method: 'GET', url: `/files/tickets/${ticketId}/google-wallet` });
     expect(google.statusCode).toBe(404);
     expect(google.json().error.message).toBe('Google Wallet passes are not set up on this server');
+    // And the buttons are told so.
+    expect((await production.inject({ method: 'GET', url: '/api/wallets' })).json()).toEqual({ apple: false, google: false });
+    expect((await t.app.inject({ method: 'GET', url: '/api/wallets' })).json()).toEqual({ apple: true, google: true });
     await production.close();
   });
 });

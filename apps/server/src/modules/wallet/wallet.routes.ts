@@ -53,6 +53,11 @@ export function registerWalletRoutes(app: FastifyInstance, deps: WalletRouteDeps
   const google = googleSigningOf(deps.config);
   registerPassKitService(app, deps, apple);
 
+  // Which wallets this server offers passes for: the buttons show only those (the same everywhere).
+  app.get('/api/wallets', async (_request, reply) =>
+    reply.header('cache-control', 'public, max-age=300').send({ apple: apple !== null, google: google !== null }),
+  );
+
   app.get('/files/tickets/:ticketId/pass.pkpass', async (request: TicketRequest, reply) => {
     if (!apple) return sendError(reply, 'not-found', 'Apple Wallet passes are not set up on this server');
     const found = await walletTicketFor(deps, request);
