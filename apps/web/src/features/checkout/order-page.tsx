@@ -209,6 +209,22 @@ function OrderSummary({ order }: { order: MyOrderRow & { shownIn: string } }) {
               {money(order.total)}
             </Table.Th>
           </Table.Tr>
+          {order.resold.map((resold, index) => (
+            <Table.Tr key={`${resold.soldAt}-${index}`} data-testid="order-resold">
+              <Table.Td colSpan={2}>
+                <FormattedMessage
+                  id="order.resold"
+                  defaultMessage="{type} ticket resold on {date}: {amount} back to your card"
+                  values={{
+                    type: order.lines.find((line) => line.ticketTypeId === resold.ticketTypeId)?.ticketTypeName ?? '',
+                    date: intl.formatDate(resold.soldAt, { dateStyle: 'medium', timeZone: order.timeZone }),
+                    amount: money(resold.payout),
+                  }}
+                />
+              </Table.Td>
+              <Table.Td />
+            </Table.Tr>
+          ))}
           {order.refundedAmount > 0 && (
             <Table.Tr>
               <Table.Td colSpan={2}>

@@ -24,7 +24,7 @@ import { askedTickets } from './asked-tickets';
 import { CodeEntry } from './code-entry';
 import { BuyerStep } from './buyer-step';
 import { PlacedNotice } from './placed-notice';
-import { TicketTypeRow, type ShownType } from './ticket-type-row';
+import { resalePriceOf, salesWindowOf, TicketTypeRow, useNow, type ShownType } from './ticket-type-row';
 
 // The picker is drawn in the event page's first view and loaded before the page is taken over: its
 // contracts by name, so that it loads neither zod nor their modules' schemas (decision 0050).
@@ -46,6 +46,8 @@ export interface SoldOutType {
   name: string;
   /** The most one order may take of it (its per-order and per-buyer limits). */
   maxQuantity: number;
+  /** Not on sale yet: only a pre-sale list takes people for it. */
+  beforeSales?: boolean;
 }
 
 /**
@@ -94,11 +96,14 @@ export function TicketPicker({
             listPrice: type.price,
             unlocked: false,
           }
-        : { ...type, listPrice: type.price, unlocked: false };
+        : // Tickets offered back cost what their sellers paid (decision 0066).
+          { ...type, price: resalePriceOf(type) ?? type.price, listPrice: resalePriceOf(type) ?? type.price, unlocked: false };
     }),
     ...(codeWorks ? withCode.rows! : []).filter((row) => row.unlocked && !publicTypes.some((type) => type.id === row.id)),
   ];
   types?.sort((a, b) => a.position - b.position);
+  // The page turns a type on (or off) by itself when its sales start (or end).
+  const now = useNow(types ?? []);
   const firstCodeRow = codeWorks ? withCode.rows![0] : undefined;
   // Ticket types are named in the language the event's page shows it in.
   const language = useEventLanguage();
@@ -257,8 +262,9 @@ export function TicketPicker({
           types.map((type) => {
             const max = Math.min(type.maxPerOrder, type.maxPerBuyer ?? type.maxPerOrder);
             const name = localizeTicketTypeName(type, event.contentLocale, shownIn);
-            // Sold out: no more than its holders offer back (none: the field is off).
-            const orderable = type.remaining === 0 ? Math.min(max, type.resale) : max;
+            const sales = salesWindowOf(type, now);
+            // Sold out: no more than its holders offer back (none: the field is off); out of its sales window, none.
+            const orderable = sales !== 'open' ? 0 : type.remaining === 0 ? Math.min(max, type.resale) : max;
             return (
               <TicketTypeRow
                 key={type.id}
@@ -268,9 +274,15 @@ export function TicketPicker({
                 quantity={quantities[type.id] ?? 0}
                 max={orderable}
                 onSale={onSale}
+                sales={sales}
+                timeZone={event.timeZone}
                 onQuantityChange={(quantity) => setQuantities((current) => ({ ...current, [type.id]: quantity }))}
                 // A type a code unlocks is the code's: nobody waits for it.
-                soldOut={soldOut && !type.unlocked && soldOut({ id: type.id, name: name.name, maxQuantity: max })}
+                soldOut={
+                  soldOut &&
+                  !type.unlocked &&
+                  soldOut({ id: type.id, name: name.name, maxQuantity: max, beforeSales: sales === 'before' })
+                }
               />
             );
           })

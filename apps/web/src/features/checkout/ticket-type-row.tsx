@@ -2,14 +2,44 @@ import type { TicketAvailabilityRow } from '@admit/shared/events';
 import { directionOf, type Locale } from '@admit/shared/locales';
 import { Badge, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconKey } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
+import { formatMoment } from '../../lib/dates';
 import { formatMoney } from '../../lib/money';
 import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
 /** A ticket type as the picker shows it: its price with the buyer's code, and without. */
 export type ShownType = TicketAvailabilityRow & { listPrice: number; unlocked: boolean };
+
+/** What a ticket offered back costs when that is what the type sells now (its own places gone); else null. */
+export const resalePriceOf = (type: TicketAvailabilityRow) => (type.remaining === 0 && type.resale > 0 ? type.resalePrice : null);
+
+/** Whether a type is on sale at `now`, not yet, or no more. */
+export function salesWindowOf(
+  type: Pick<TicketAvailabilityRow, 'salesStart' | 'salesEnd'>,
+  now: number,
+): 'before' | 'open' | 'after' {
+  if (type.salesStart && Date.parse(type.salesStart) > now) return 'before';
+  if (type.salesEnd && Date.parse(type.salesEnd) <= now) return 'after';
+  return 'open';
+}
+
+/** The time now, renewed when the next of the types' sales starts or ends (at most an hour ahead, then again). */
+export function useNow(types: readonly Pick<TicketAvailabilityRow, 'salesStart' | 'salesEnd'>[]): number {
+  const [now, setNow] = useState(() => Date.now());
+  const next = Math.min(
+    ...types
+      .flatMap((type) => [type.salesStart, type.salesEnd])
+      .flatMap((at) => (at && Date.parse(at) > now ? [Date.parse(at)] : [])),
+    now + 3_600_000,
+  );
+  useEffect(() => {
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(1_000, next - Date.now() + 500));
+    return () => clearTimeout(timer);
+  }, [next]);
+  return now;
+}
 
 /**
  * One ticket type in the picker: its name, price and what is left, and its number field; under a
@@ -24,6 +54,8 @@ export function TicketTypeRow({
   quantity,
   max,
   onSale,
+  sales = 'open',
+  timeZone,
   onQuantityChange,
   soldOut: soldOutPart,
 }: {
@@ -34,11 +66,14 @@ export function TicketTypeRow({
   quantity: number;
   max: number;
   onSale: boolean;
+  /** Its own sales window: before it, its sales start is said (and a pre-sale list may take people). */
+  sales?: 'before' | 'open' | 'after';
+  timeZone?: string;
   onQuantityChange: (quantity: number) => void;
   soldOut?: ReactNode;
 }) {
   const intl = useIntl();
-  const soldOut = type.remaining === 0;
+  const soldOut = type.remaining === 0 && sales === 'open';
   // Nobody waits for them (the server offers them to the waiting list first): they are for anyone.
   const resold = soldOut && type.resale > 0;
   return (
@@ -69,7 +104,19 @@ export function TicketTypeRow({
                 formatMoney(intl.locale, type.price, currency)
               )}
             </Text>
-            {resold ? null : soldOut ? (
+            {sales === 'before' ? (
+              <Text size="sm" c="dimmed" data-testid={`sales-start-${type.id}`}>
+                <FormattedMessage
+                  id="picker.salesStart"
+                  defaultMessage="On sale from {moment}"
+                  values={{ moment: formatMoment(intl.locale, type.salesStart!, timeZone ?? 'UTC') }}
+                />
+              </Text>
+            ) : sales === 'after' ? (
+              <Badge color="gray" variant="light">
+                <FormattedMessage id="picker.salesEnded" defaultMessage="Sales have ended" />
+              </Badge>
+            ) : resold ? null : soldOut ? (
               <Badge color="red" variant="light">
                 <FormattedMessage id="picker.soldOut" defaultMessage="Sold out" />
               </Badge>
@@ -118,10 +165,10 @@ export function TicketTypeRow({
           min={0}
           max={max}
           step={1}
-          disabled={(soldOut && !resold) || !onSale}
+          disabled={(soldOut && !resold) || !onSale || sales !== 'open'}
         />
       </Group>
-      {soldOut && !resold && soldOutPart}
+      {((soldOut && !resold) || sales === 'before') && soldOutPart}
     </Stack>
   );
 }

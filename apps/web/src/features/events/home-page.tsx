@@ -82,7 +82,15 @@ export function HomePage() {
                       {shown.venue}
                     </Text>
                     <Group>
-                      {event.remaining === 0 ? (
+                      {event.remaining === 0 && event.resale > 0 ? (
+                        <Badge color="yellow" variant="light">
+                          <FormattedMessage
+                            id="home.resaleLeft"
+                            defaultMessage="{count, plural, one {# ticket offered back} other {# tickets offered back}}"
+                            values={{ count: event.resale }}
+                          />
+                        </Badge>
+                      ) : event.remaining === 0 ? (
                         <Badge color="red" variant="light">
                           <FormattedMessage id="home.soldOut" defaultMessage="Sold out" />
                         </Badge>

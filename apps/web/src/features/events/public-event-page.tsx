@@ -106,7 +106,15 @@ export function PublicEventPage({ slug, tickets }: { slug: string; tickets: (eve
               </div>
               {event.status !== 'cancelled' && (
                 <Group gap="xs">
-                  {event.remaining === 0 ? (
+                  {event.remaining === 0 && event.resale > 0 ? (
+                    <Text size="sm" c="dimmed" aria-live="polite">
+                      <FormattedMessage
+                        id="event.resaleLeft"
+                        defaultMessage="Sold out; {count, plural, one {# ticket} other {# tickets}} offered back at face value"
+                        values={{ count: event.resale }}
+                      />
+                    </Text>
+                  ) : event.remaining === 0 ? (
                     <Badge color="red" variant="light">
                       <FormattedMessage id="event.soldOut" defaultMessage="Sold out" />
                     </Badge>

@@ -25,6 +25,8 @@ export interface SoldOutType {
   id: string;
   name: string;
   maxQuantity: number;
+  /** Not on sale yet: only a pre-sale list takes people for it. */
+  beforeSales?: boolean;
 }
 
 /** A ticket type's name in the language the page shows the event in, with that language (when known). */
@@ -79,7 +81,7 @@ export function EventWaitlist({
   };
 
   const soldOut = (type: SoldOutType) =>
-    open && covers(type.id) && !onList.has(type.id) ? (
+    open && covers(type.id) && !onList.has(type.id) && (!type.beforeSales || settings?.presale) ? (
       <JoinWaitlist
         type={type}
         offerHours={settings!.offerHours}

@@ -15,7 +15,7 @@ import { WaitlistTable } from './waitlist-table';
  * The types people wait for change as they join, and leave the form as it is.
  */
 const savedKey = (settings: WaitlistSettingsRow) =>
-  JSON.stringify([settings.enabled, settings.ticketTypeIds, settings.offerHours, settings.partialOffers]);
+  JSON.stringify([settings.enabled, settings.ticketTypeIds, settings.offerHours, settings.partialOffers, settings.presale]);
 
 /**
  * An event's waiting list (its admins, decision 0064): whether it is open and for which ticket

@@ -15,6 +15,7 @@ interface WaitlistValues {
   ticketTypeIds: string[];
   offerHours: number | string;
   partialOffers: boolean;
+  presale: boolean;
 }
 
 /** The list's settings, saved with `waitlist.configure`. */
@@ -35,6 +36,7 @@ export function WaitlistSettingsForm({
     ticketTypeIds: values.ticketTypeIds,
     offerHours: values.offerHours === '' ? Number.NaN : Number(values.offerHours),
     partialOffers: values.partialOffers,
+    presale: values.presale,
   });
   const form = useForm<WaitlistValues>({
     initialValues: {
@@ -42,6 +44,7 @@ export function WaitlistSettingsForm({
       ticketTypeIds: settings.ticketTypeIds,
       offerHours: settings.offerHours,
       partialOffers: settings.partialOffers,
+      presale: settings.presale,
     },
     validate: validateWith(configureWaitlist.input, intl, input),
   });
@@ -120,6 +123,15 @@ export function WaitlistSettingsForm({
               'Off: the first person waits until as many places as they asked for are free, and those after them wait too. On: they are offered the places that are free.',
           })}
           {...form.getInputProps('partialOffers', { type: 'checkbox' })}
+        />
+        <Switch
+          label={intl.formatMessage({ id: 'waitlist.field.presale', defaultMessage: 'Also before sales start (pre-sale list)' })}
+          description={intl.formatMessage({
+            id: 'waitlist.field.presaleHint',
+            defaultMessage:
+              'People can join for a ticket type that is not on sale yet. When its sales start, its places are offered to them in the order they joined, before anyone else can buy.',
+          })}
+          {...form.getInputProps('presale', { type: 'checkbox' })}
         />
         {shown && (
           <Alert color="red" role="alert">
