@@ -108,6 +108,8 @@ describe('a fan who cannot go offers their ticket back, and the next buyer of th
   it('sells the ticket offered back to the next buyer of the sold-out event, at the price paid', async () => {
     await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea.buyer@example.test' });
     await buyer.goto(`/e/${slug}`);
+    // Not sold out while a ticket is offered back.
+    await buyer.getByText('Sold out; 1 ticket offered back at face value').waitFor();
     const tickets = buyer.getByRole('region', { name: 'Tickets' });
     await tickets.getByText('1 ticket offered back by another fan, at the price they paid').waitFor();
     expect(await tickets.getByRole('button', { name: /waiting list/i }).count()).toBe(0);
@@ -131,6 +133,10 @@ describe('a fan who cannot go offers their ticket back, and the next buyer of th
   it('voids the seller’s ticket and refunds them the price less the fee', async () => {
     // Live, on the order page the seller left open.
     await seller.getByTestId('order-refunded').getByText('-€23.00').waitFor();
+    await seller
+      .getByTestId('order-resold')
+      .getByText(/^Standing ticket resold on .*: €23\.00 back to your card$/)
+      .waitFor();
     expect(await seller.getByRole('button', { name: /^Take back/ }).count()).toBe(0);
     await screenshots(seller, 'resale-order-refunded');
     // Gone from My tickets, as a ticket sent on is.
