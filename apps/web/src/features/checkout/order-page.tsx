@@ -335,6 +335,27 @@ function Outcome({ order, accessToken }: { order: MyOrderRow; accessToken?: stri
         </Alert>
       );
     case 'refunded':
+      // Every refund came from tickets resold (decision 0066): said as a sale, not as a refund.
+      if (order.resold.length > 0 && order.resold.reduce((sum, one) => sum + one.payout, 0) === order.refundedAmount)
+        return (
+          <Alert
+            color="blue"
+            role="status"
+            title={intl.formatMessage(
+              {
+                id: 'order.resoldAll.title',
+                defaultMessage: '{count, plural, one {Your ticket was resold} other {Your tickets were resold}}',
+              },
+              { count: order.resold.length },
+            )}
+          >
+            <FormattedMessage
+              id="order.resoldAll.body"
+              defaultMessage="{count, plural, one {Another fan bought it at the price you paid, and {amount} went back to your card. It is no longer valid.} other {Other fans bought them at the price you paid, and {amount} went back to your card. They are no longer valid.}}"
+              values={{ count: order.resold.length, amount: money(order.refundedAmount) }}
+            />
+          </Alert>
+        );
       return (
         <Alert
           color="blue"

@@ -87,7 +87,8 @@ export function TicketPicker({
   // code has room for; a hidden one is the code's row whole.
   const types: ShownType[] | undefined = publicTypes && [
     ...publicTypes.map((type) => {
-      const coded = codeRows.get(type.id);
+      // Tickets offered back are sold without a code, at their sellers' price: a sold-out type's code is no use.
+      const coded = type.remaining > 0 ? codeRows.get(type.id) : undefined;
       return coded
         ? {
             ...type,
@@ -126,8 +127,8 @@ export function TicketPicker({
     return type ? localizeTicketTypeName(type, event.contentLocale, shownIn) : { name: '', locale: shownIn };
   };
   // Tickets offered back (decision 0066) are sold in an order of their own, of their type only.
-  const resaleMixed =
-    chosen.length > 1 && chosen.some((line) => types?.find((type) => type.id === line.ticketTypeId)?.remaining === 0);
+  const resaleLine = (line: { ticketTypeId: string }) => types?.find((type) => type.id === line.ticketTypeId)?.remaining === 0;
+  const resaleMixed = chosen.length > 1 && chosen.some(resaleLine);
   const asked = askedTickets(chosen, questions, typeNameOf);
   const asksAnything = asked.length > 0;
   useEffect(() => {
@@ -167,7 +168,7 @@ export function TicketPicker({
         lines,
         idempotencyKey,
         // Only while it takes something off or unlocks what is chosen: a used-up code is left out.
-        ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId)) ? { code } : {}),
+        ...(codeWorks && chosen.some((line) => codeRows.has(line.ticketTypeId) && !resaleLine(line)) ? { code } : {}),
         ...(guestOrder ? { guest: { name: guest.name.trim(), email: guest.email.trim() } } : {}),
       }),
     onSuccess: (placed) => {
@@ -349,7 +350,7 @@ export function TicketPicker({
           onGuestChange={setGuest}
           onContinueAsGuest={() => setAsGuest(true)}
           // Nothing left to take (a waiting list may be offered above): no guest checkout to start.
-          onSale={onSale && types.some((type) => type.remaining > 0 || type.resale > 0)}
+          onSale={onSale && types.some((type) => (type.remaining > 0 || type.resale > 0) && salesWindowOf(type, now) === 'open')}
           onSubmit={submit}
           submitDisabled={total === 0 || !onSale || !questionsKnown || resaleMixed}
           submitting={mutation.isPending}

@@ -149,24 +149,27 @@ export function TicketTypeRow({
             </Text>
           )}
         </Stack>
-        <input
-          className={`${plainField.field} ${classes.quantity}`}
-          type="number"
-          inputMode="numeric"
-          aria-label={intl.formatMessage(
-            { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
-            { name: name.name },
-          )}
-          value={quantity}
-          onChange={(change) => {
-            const typed = Math.floor(change.currentTarget.valueAsNumber) || 0;
-            onQuantityChange(Math.min(Math.max(0, typed), max));
-          }}
-          min={0}
-          max={max}
-          step={1}
-          disabled={(soldOut && !resold) || !onSale || sales !== 'open'}
-        />
+        {/* Out of its sales window there is nothing to choose: no field to stop at. */}
+        {sales === 'open' && (
+          <input
+            className={`${plainField.field} ${classes.quantity}`}
+            type="number"
+            inputMode="numeric"
+            aria-label={intl.formatMessage(
+              { id: 'picker.quantity', defaultMessage: 'Number of {name} tickets' },
+              { name: name.name },
+            )}
+            value={quantity}
+            onChange={(change) => {
+              const typed = Math.floor(change.currentTarget.valueAsNumber) || 0;
+              onQuantityChange(Math.min(Math.max(0, typed), max));
+            }}
+            min={0}
+            max={max}
+            step={1}
+            disabled={(soldOut && !resold) || !onSale}
+          />
+        )}
       </Group>
       {((soldOut && !resold) || sales === 'before') && soldOutPart}
     </Stack>

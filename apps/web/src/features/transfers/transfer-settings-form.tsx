@@ -54,16 +54,16 @@ export function TransferSettingsForm({
   });
   const mutation = useMutation({
     mutationFn: (values: TransferValues) => callFunction(configureTransfers, input(values)),
-    onSuccess: ({ enabled }) =>
+    onSuccess: ({ enabled }, values) =>
       notifications.show({
         color: 'green',
         message: intl.formatMessage(
           {
             id: 'transfers.saved',
             defaultMessage:
-              '{enabled, select, yes {Saved: ticket holders can send their tickets on.} other {Saved: tickets can no longer be sent on.}}',
+              '{enabled, select, yes {{resale, select, yes {Saved: ticket holders can send their tickets on, and offer them back for resale.} other {Saved: ticket holders can send their tickets on.}}} other {{resale, select, yes {Saved: tickets can no longer be sent on; holders can offer them back for resale.} other {Saved: tickets can no longer be sent on.}}}}',
           },
-          { enabled: enabled ? 'yes' : 'no' },
+          { enabled: enabled ? 'yes' : 'no', resale: values.resaleEnabled ? 'yes' : 'no' },
         ),
       }),
     onError: (error) => form.setErrors(fieldErrorsOf(error)),

@@ -10,7 +10,7 @@ import type { SoldOutType } from './event-waitlist';
 import classes from './event-waitlist.module.css';
 
 /**
- * Under a sold-out ticket type: how its waiting list works, and joining it for 1 to an order's
+ * Under a sold-out ticket type, or one not on sale yet with a pre-sale list: how its waiting list works, and joining it for 1 to an order's
  * worth of tickets. A visitor who is not signed in joins as a guest, with a name and an address
  * (the checkout's fields), or signs in and comes back here. A guest's place counts once they open
  * the link emailed to them (`linkSentTo`): this part then says so, and keeps saying it.
@@ -50,11 +50,19 @@ export function JoinWaitlist({
   return (
     <Stack gap="xs" className={classes.join} data-testid={`waitlist-join-${type.id}`}>
       <Text size="sm">
-        <FormattedMessage
-          id="waitlist.join.intro"
-          defaultMessage="Places that come free are offered to the people on the waiting list, in the order they joined; each offer is held for {hours, plural, one {# hour} other {# hours}}."
-          values={{ hours: offerHours }}
-        />
+        {type.beforeSales ? (
+          <FormattedMessage
+            id="waitlist.join.introPresale"
+            defaultMessage="When sales start, the places are offered to the people on the waiting list in the order they joined, before anyone else can buy; each offer is held for {hours, plural, one {# hour} other {# hours}}."
+            values={{ hours: offerHours }}
+          />
+        ) : (
+          <FormattedMessage
+            id="waitlist.join.intro"
+            defaultMessage="Places that come free are offered to the people on the waiting list, in the order they joined; each offer is held for {hours, plural, one {# hour} other {# hours}}."
+            values={{ hours: offerHours }}
+          />
+        )}
       </Text>
       {linkSentTo === null && (
         <form
