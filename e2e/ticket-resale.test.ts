@@ -47,6 +47,7 @@ describe('a fan who cannot go offers their ticket back, and the next buyer of th
     await organizer.getByRole('switch', { name: 'Allow resale at face value' }).check();
     await organizer.getByRole('textbox', { name: 'Resale fee (EUR)' }).fill('2');
     await organizer.getByRole('button', { name: 'Save' }).click();
+    await organizer.getByText(/^Saved: .*offer them back for resale\.$/).waitFor();
     await organizer
       .getByTestId('resale-terms')
       .getByText(/€2\.00 is kept from each refund/)
@@ -106,6 +107,18 @@ describe('a fan who cannot go offers their ticket back, and the next buyer of th
   });
 
   it('sells the ticket offered back to the next buyer of the sold-out event, at the price paid', async () => {
+    // The organizer raises the price meanwhile: the ticket offered back still costs what its seller paid.
+    await callAs(organizer)('events.updateTicketType', {
+      ticketTypeId,
+      name: 'Standing',
+      price: 3000,
+      capacity: 1,
+      maxPerOrder: 10,
+      maxPerBuyer: null,
+      salesStartLocal: null,
+      salesEndLocal: null,
+      hidden: false,
+    });
     await signUpAndVerify(buyer, { name: 'Bea Buyer', email: 'bea.buyer@example.test' });
     await buyer.goto(`/e/${slug}`);
     // Not sold out while a ticket is offered back.
@@ -137,6 +150,7 @@ describe('a fan who cannot go offers their ticket back, and the next buyer of th
       .getByTestId('order-resold')
       .getByText(/^Standing ticket resold on .*: €23\.00 back to your card$/)
       .waitFor();
+    await seller.getByText('Your ticket was resold').waitFor();
     expect(await seller.getByRole('button', { name: /^Take back/ }).count()).toBe(0);
     await screenshots(seller, 'resale-order-refunded');
     // Gone from My tickets, as a ticket sent on is.
