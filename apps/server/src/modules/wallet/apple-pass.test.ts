@@ -224,15 +224,9 @@ describe('Apple Wallet passes without the operator’s certificates', () => {
     const bare = await createTestApp();
     try {
       const owner = await bare.signUp('Dee Developer');
-      const { eventId, ticketTypeIds } = await createPublishedEvent(bare, owner.cookie, {
-        ticketTypes: [{ capacity: 5, price: 0 }],
-      });
-      const { body } = await bare.call(
-        createOrder,
-        { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 1 }] },
-        owner.cookie,
-      );
-      const [free] = await bare.db.select({ id: ticket.id }).from(ticket).where(eq(ticket.orderId, body.result.orderId));
+      const {
+        tickets: [free],
+      } = await paidTickets(bare, owner.cookie, owner.cookie);
       const response = await bare.app.inject({
         method: 'GET',
         url: `/files/tickets/${free!.id}/pass.pkpass`,

@@ -2,11 +2,10 @@ import { createVerify, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createOrder } from '@admit/shared/orders';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config';
-import { createPublishedEvent, paidTickets } from '../../testing/fixtures';
+import { paidTickets } from '../../testing/fixtures';
 import { createTestApp, testAuthSecret, type TestApp } from '../../testing/test-app';
 import { orderAccessToken } from '../orders/orders.api';
 import { ticket } from '../tickets/schema';
@@ -138,15 +137,9 @@ describe('Google Wallet links without the operator’s service account', () => {
     const bare = await createTestApp();
     try {
       const owner = await bare.signUp('Dee Developer');
-      const { eventId, ticketTypeIds } = await createPublishedEvent(bare, owner.cookie, {
-        ticketTypes: [{ capacity: 5, price: 0 }],
-      });
-      const { body } = await bare.call(
-        createOrder,
-        { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 1 }] },
-        owner.cookie,
-      );
-      const [free] = await bare.db.select({ id: ticket.id }).from(ticket).where(eq(ticket.orderId, body.result.orderId));
+      const {
+        tickets: [free],
+      } = await paidTickets(bare, owner.cookie, owner.cookie);
       const jwt = jwtOf((await getLink(bare, free!.id, { cookie: owner.cookie })).headers.location);
       expect(jwt.verifies).toBe(false);
       expect(jwt.claims.iss).toBe('development@admit.invalid');
