@@ -218,18 +218,18 @@ export function sellHeldPlaces(tx: Tx, input: { eventId: string; lines: readonly
 /**
  * The same rule as takePlaces, for orders made inside one larger statement (orders/place-order.ts,
  * many orders of one ticket type at a time). `room` locks the event's row and the ticket type's (for
- * update) and says how many places both still have, while the event is on sale and the ticket type
- * is still what the caller saw (its price, visible, on sale now, with no limit per buyer: counting a
- * buyer's other orders needs a statement that starts after the lock, orders/order-quotas.ts; with
- * nobody on its waiting list). The caller decides which orders
- * fit in `room.places`; `takeRoomInStatement` then counts their places on both rows. The capacity
- * check constraints stay the last word: a statement that would oversell fails whole.
+ * update) and says how many places both still have and how long the event's holds last, while the
+ * event is on sale and the ticket type is still what the caller saw (its price, visible, on sale
+ * now, with no limit per buyer: counting a buyer's other orders needs a statement that starts after
+ * the lock, orders/order-quotas.ts; with nobody on its waiting list). The caller decides which
+ * orders fit in `room.places`; `takeRoomInStatement` then counts their places on both rows. The
+ * capacity check constraints stay the last word: a statement that would oversell fails whole.
  */
 export function roomInStatement(input: { eventId: string; ticketTypeId: string; price: number }): SQL {
   return sql`room as (
     select least(e.capacity - e.sold - e.held, t.capacity - t.sold - t.held) as places, t.max_per_order,
            e.capacity - e.sold - e.held as event_places, t.capacity - t.sold - t.held as type_places,
-           e.held + t.held as held
+           e.hold_minutes
       from event e join ticket_type t on t.event_id = e.id
      where e.id = ${input.eventId} and e.status = 'published' and e.max_per_buyer is null
        and t.id = ${input.ticketTypeId} and t.price = ${input.price} and not t.hidden and t.max_per_buyer is null
@@ -239,13 +239,14 @@ export function roomInStatement(input: { eventId: string; ticketTypeId: string; 
   )`;
 }
 
-/** Counts as sold, on the event and on its ticket type, the `quantity` of every row of the CTE `from`. */
-export function takeRoomInStatement(input: { eventId: string; ticketTypeId: string; from: SQL }): SQL {
+/** Counts as sold or held, on the event and on its ticket type, the `quantity` of every row of the CTE `from`. */
+export function takeRoomInStatement(input: { eventId: string; ticketTypeId: string; from: SQL; as: PlaceKind }): SQL {
   const total = sql`(select sum(quantity) from ${input.from})`;
   const any = sql`exists (select 1 from ${input.from})`;
+  const counter = sql.raw(input.as === 'held' ? 'held' : 'sold');
   return sql`taken_event as (
-    update event set sold = sold + ${total} where id = ${input.eventId} and ${any}
+    update event set ${counter} = ${counter} + ${total} where id = ${input.eventId} and ${any}
   ), taken_type as (
-    update ticket_type set sold = sold + ${total} where id = ${input.ticketTypeId} and ${any}
+    update ticket_type set ${counter} = ${counter} + ${total} where id = ${input.ticketTypeId} and ${any}
   )`;
 }

@@ -26,9 +26,9 @@ import {
   type Buyer,
 } from './order-quotas';
 import { emitOrderWebhook } from './order-resource';
-import { placeFreeOrder } from './order-batches';
+import { placeOrder } from './order-batches';
 import { orderFromResale } from './resale-checkout';
-import type { FreeOrderOutcome } from './place-order';
+import type { OrderOutcome } from './place-order';
 import { order, orderLine } from './schema';
 import { orderTopics } from './topics';
 
@@ -224,8 +224,9 @@ function unauthenticated(): never {
 const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } as const;
 
 /**
- * Most orders of a rush: one line of a free ticket type that is on sale, as this process saw the
- * event a moment ago. Made in one statement, with the orders arriving at the same moment
+ * Most orders of a rush: one line of a ticket type that is on sale, as this process saw the event a
+ * moment ago, without a code or answers, by a buyer signed in: free, complete at once, or to pay,
+ * held. Made in one statement, with the orders arriving at the same moment
  * (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes nothing,
  * or the database refuses it, the general path below decides and answers precisely.
  */
@@ -243,7 +244,6 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     sale.event.status !== 'published' ||
     sale.event.maxPerBuyer !== null ||
     !type ||
-    type.price !== 0 ||
     type.hidden ||
     type.maxPerBuyer !== null ||
     line.quantity > type.maxPerOrder ||
@@ -251,12 +251,13 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     (type.salesEnd && now >= type.salesEnd)
   )
     return none;
-  let placed: FreeOrderOutcome;
+  let placed: OrderOutcome;
   try {
-    placed = await placeFreeOrder({
+    placed = await placeOrder({
       db: ctx.db,
       sale,
       ticketTypeId: line.ticketTypeId,
+      heldPlacesLimit: ctx.config.ORDER_MAX_HELD_PLACES,
       request: {
         buyer: ctx.user,
         locale: ctx.locale,
@@ -290,7 +291,15 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
   return {
     orderId: placed.orderId,
     quotaCounted: true,
-    answer: { orderId: placed.orderId, status: 'paid' as const, ticketCount: line.quantity, total: 0, holdExpiresAt: null },
+    answer: placed.holdExpiresAt
+      ? {
+          orderId: placed.orderId,
+          status: 'pending' as const,
+          ticketCount: 0,
+          total: placed.total,
+          holdExpiresAt: placed.holdExpiresAt,
+        }
+      : { orderId: placed.orderId, status: 'paid' as const, ticketCount: line.quantity, total: 0, holdExpiresAt: null },
   };
 }
 

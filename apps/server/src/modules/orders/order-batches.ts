@@ -1,13 +1,13 @@
 import type { Db } from '../../platform/db/database';
 import type { SaleInfo } from '../events/events.api';
-import { placeFreeOrders, type FreeOrderOutcome, type FreeOrderRequest } from './place-order';
+import { placeOrders, type OrderOutcome, type OrderRequest } from './place-order';
 
 /** At most this many orders in one statement. */
 const maxBatch = 500;
 
 interface Waiting {
-  request: FreeOrderRequest;
-  resolve(outcome: FreeOrderOutcome): void;
+  request: OrderRequest;
+  resolve(outcome: OrderOutcome): void;
   reject(error: unknown): void;
 }
 
@@ -15,13 +15,14 @@ interface Line {
   db: Db;
   sale: SaleInfo;
   ticketTypeId: string;
+  heldPlacesLimit: number;
   running: boolean;
   waiting: Waiting[];
 }
 
 /**
- * Free orders of one ticket type that arrive together are made together, in one statement
- * (placeFreeOrders): while one statement runs for a ticket type, the orders arriving meanwhile wait
+ * Orders of one ticket type that arrive together are made together, in one statement
+ * (placeOrders): free orders complete, orders to pay as holds. While one statement runs for a ticket type, the orders arriving meanwhile wait
  * and go in the next one. So a quiet sale makes each order at once, on its own, and a rush makes
  * them by the hundred, with one commit and one turn on the hot rows for each hundred instead of
  * one for each order: the rate is no longer bound by how many commits a second the database can
@@ -31,19 +32,24 @@ interface Line {
  */
 const lines = new Map<string, Line>();
 
-export function placeFreeOrder(input: { db: Db; sale: SaleInfo; ticketTypeId: string; request: FreeOrderRequest }) {
+export function placeOrder(input: {
+  db: Db;
+  sale: SaleInfo;
+  ticketTypeId: string;
+  heldPlacesLimit: number;
+  request: OrderRequest;
+}) {
   const key = `${input.sale.event.id} ${input.ticketTypeId}`;
   let line = lines.get(key);
   if (!line) {
-    line = { db: input.db, sale: input.sale, ticketTypeId: input.ticketTypeId, running: false, waiting: [] };
+    const { db, sale, ticketTypeId, heldPlacesLimit } = input;
+    line = { db, sale, ticketTypeId, heldPlacesLimit, running: false, waiting: [] };
     lines.set(key, line);
   }
   // The newest reading of the sale (at most a second old) for the next statement.
   line.sale = input.sale;
   line.db = input.db;
-  const outcome = new Promise<FreeOrderOutcome>((resolve, reject) =>
-    line.waiting.push({ request: input.request, resolve, reject }),
-  );
+  const outcome = new Promise<OrderOutcome>((resolve, reject) => line.waiting.push({ request: input.request, resolve, reject }));
   if (!line.running) void run(key, line);
   return outcome;
 }
@@ -54,10 +60,13 @@ async function run(key: string, line: Line) {
     while (line.waiting.length > 0) {
       const batch = takeBatch(line);
       try {
-        const outcomes = await placeFreeOrders({
+        const outcomes = await placeOrders({
           db: line.db,
           sale: line.sale,
           ticketTypeId: line.ticketTypeId,
+          // The price of the newest reading: the statement makes nothing if the type's is another.
+          price: line.sale.ticketTypes.get(line.ticketTypeId)?.price ?? 0,
+          heldPlacesLimit: line.heldPlacesLimit,
           requests: batch.map((one) => one.request),
         });
         batch.forEach((one, index) => one.resolve(outcomes[index]!));

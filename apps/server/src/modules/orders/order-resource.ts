@@ -96,9 +96,10 @@ async function organizationOf(db: Db, orderId: string): Promise<string | undefin
 }
 
 /**
- * orderResource of the free orders of one line that place-order.ts makes in one statement, as an
- * SQL expression over the columns of its `placed` rows (order_id, line_id, buyer_name, email,
- * quantity): the same object, written in the same statement as the orders.
+ * orderResource of the orders of one line that place-order.ts makes in one statement, as an SQL
+ * expression over the columns of its `placed` rows (order_id, line_id, buyer_name, email, quantity,
+ * total, hold_expires_at): the same object, written in the same statement as the orders. Free
+ * orders are paid at once; others are pending holds at `unitPrice` each.
  */
 export function placedOrderResourceSql(input: {
   organizationId: string;
@@ -107,14 +108,15 @@ export function placedOrderResourceSql(input: {
   timeZone: string;
   ticketTypeId: string;
   ticketTypeName: string;
+  unitPrice: number;
 }): SQL {
-  const utcIso = sql`to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+  const utcIso = (at: SQL) => sql`to_char(${at} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return sql`jsonb_build_object(
     'object', 'order', 'id', placed.order_id, 'organization_id', ${input.organizationId}::text, 'event_id', ${input.eventId}::text,
-    'status', 'paid', 'buyer_name', placed.buyer_name, 'email', placed.email, 'total', 0, 'refunded_amount', 0,
-    'currency', ${input.currency}::text,
+    'status', ${input.unitPrice === 0 ? 'paid' : 'pending'}::text, 'buyer_name', placed.buyer_name, 'email', placed.email,
+    'total', placed.total, 'refunded_amount', 0, 'currency', ${input.currency}::text,
     'lines', jsonb_build_array(jsonb_build_object(
       'id', placed.line_id, 'ticket_type_id', ${input.ticketTypeId}::text, 'ticket_type_name', ${input.ticketTypeName}::text,
-      'quantity', placed.quantity, 'unit_price', 0, 'discount', 0, 'code_id', null)),
-    'hold_expires_at', null, 'created_at', ${utcIso}, 'time_zone', ${input.timeZone}::text)`;
+      'quantity', placed.quantity, 'unit_price', ${input.unitPrice}::int, 'discount', 0, 'code_id', null)),
+    'hold_expires_at', ${utcIso(sql`placed.hold_expires_at`)}, 'created_at', ${utcIso(sql`now()`)}, 'time_zone', ${input.timeZone}::text)`;
 }

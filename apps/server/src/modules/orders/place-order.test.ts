@@ -8,7 +8,7 @@ import { recentSaleInfo } from '../events/events.api';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { quotaKey } from '../../platform/quotas/call-quota';
-import { placeFreeOrders, type FreeOrderRequest } from './place-order';
+import { placeOrders, type OrderRequest } from './place-order';
 import { order, orderActivity, orderLine } from './schema';
 
 // Free orders made in one statement, one or many at a time: each whole or not at all, in the order
@@ -28,7 +28,7 @@ afterAll(() => t?.close());
 const request = (
   quantity: number,
   options: { buyer?: number; key?: string | null; accountLimit?: number } = {},
-): FreeOrderRequest => {
+): OrderRequest => {
   const buyer = buyers[options.buyer ?? 0]!;
   return {
     buyer: buyer.user,
@@ -46,9 +46,10 @@ const request = (
   };
 };
 
-async function place(eventId: string, ticketTypeId: string, requests: FreeOrderRequest[]) {
+async function place(eventId: string, ticketTypeId: string, requests: OrderRequest[], heldPlacesLimit = 20) {
   const sale = (await recentSaleInfo(t.db, eventId))!;
-  return placeFreeOrders({ db: t.db, sale, ticketTypeId, requests });
+  const price = sale.ticketTypes.get(ticketTypeId)!.price;
+  return placeOrders({ db: t.db, sale, ticketTypeId, price, heldPlacesLimit, requests });
 }
 
 async function counts(eventId: string, ticketTypeId: string) {
@@ -99,7 +100,7 @@ describe('free orders made in one statement', () => {
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
-  it('tell a buyer sold out with what is left of the ticket type, but not while a hold that may end takes places', async () => {
+  it('tell a buyer sold out with what is left of the ticket type, but not while a hold that ended takes places', async () => {
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
       capacity: 20,
       ticketTypes: [{ capacity: 2 }, { capacity: 5, price: 1200 }],
@@ -108,12 +109,20 @@ describe('free orders made in one statement', () => {
     const outcomes = await place(eventId, free, [request(2), request(1, { buyer: 1 })]);
     expect(outcomes.map((one) => one.soldOut)).toEqual([null, { ticketTypeId: free, requested: 1, remaining: 0 }]);
 
-    // A paid order holds a place of the event: an ended hold could give places back, so the general
-    // path answers (it releases ended holds before it says sold out).
+    // A hold still running gives nothing back: the answer stays.
     const held = await t.call(createOrder, { eventId, lines: [{ ticketTypeId: paid, quantity: 1 }] }, buyers[2]!.cookie);
     expect(held.body.result.status).toBe('pending');
+    const [whileHeld] = await place(eventId, free, [request(1, { buyer: 1 })]);
+    expect(whileHeld!.soldOut).toEqual({ ticketTypeId: free, requested: 1, remaining: 0 });
+
+    // A hold that ended, whose job has not run yet, could give places back: the general path answers
+    // (it releases ended holds before it says sold out).
+    await t.db
+      .update(order)
+      .set({ holdExpiresAt: new Date(Date.now() - 1_000) })
+      .where(eq(order.id, held.body.result.orderId));
     const [afterHold] = await place(eventId, free, [request(1, { buyer: 1 })]);
-    expect(afterHold).toEqual({ orderId: null, withinQuota: true, soldOut: null });
+    expect(afterHold).toEqual({ orderId: null, total: 0, holdExpiresAt: null, withinQuota: true, soldOut: null });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 
@@ -121,8 +130,15 @@ describe('free orders made in one statement', () => {
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 5 }] });
     const sale = (await recentSaleInfo(t.db, eventId))!;
     await t.db.update(ticketType).set({ price: 500 }).where(eq(ticketType.id, ticketTypeIds[0]!));
-    const outcomes = await placeFreeOrders({ db: t.db, sale, ticketTypeId: ticketTypeIds[0]!, requests: [request(1)] });
-    expect(outcomes).toEqual([{ orderId: null, withinQuota: true, soldOut: null }]);
+    const outcomes = await placeOrders({
+      db: t.db,
+      sale,
+      ticketTypeId: ticketTypeIds[0]!,
+      price: 0,
+      heldPlacesLimit: 20,
+      requests: [request(1)],
+    });
+    expect(outcomes).toEqual([{ orderId: null, total: 0, holdExpiresAt: null, withinQuota: true, soldOut: null }]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 0, ticketType: 0, tickets: 0 });
   });
 
@@ -138,6 +154,74 @@ describe('free orders made in one statement', () => {
     ]);
     expect(outcomes.map((one) => one.orderId !== null)).toEqual([false, true, true, false, true]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 4, ticketType: 4, tickets: 4 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+});
+
+describe('orders to pay made in one statement', () => {
+  it('hold the places and write each pending order, its total, its line, its timeline and the job that ends it', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+      ticketTypes: [{ capacity: 10, price: 1500 }],
+    });
+    const [outcome] = await place(eventId, ticketTypeIds[0]!, [request(2, { key: 'hold-in-one-statement' })]);
+
+    const orderId = outcome!.orderId!;
+    expect(outcome).toMatchObject({ total: 3000, soldOut: null });
+    const [made] = await t.db.select().from(order).where(eq(order.id, orderId));
+    expect(made).toMatchObject({ status: 'pending', total: 3000, buyerId: buyers[0]!.user.id });
+    expect(made!.holdExpiresAt!.toISOString()).toBe(outcome!.holdExpiresAt);
+    // The event's hold time: 10 minutes from now.
+    expect(made!.holdExpiresAt!.getTime() - Date.now()).toBeGreaterThan(9 * 60_000);
+    expect(await t.db.select().from(orderLine).where(eq(orderLine.orderId, orderId))).toMatchObject([
+      { quantity: 2, unitPrice: 1500 },
+    ]);
+    expect(await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId))).toMatchObject([
+      { kind: 'created', detail: { total: 3000, tickets: 2 } },
+    ]);
+    const [places] = await t.db.select({ held: event.held, sold: event.sold }).from(event).where(eq(event.id, eventId));
+    expect(places).toEqual({ held: 2, sold: 0 });
+    expect((await counts(eventId, ticketTypeIds[0]!)).tickets).toBe(0);
+    const { rows } = await t.database.execute(
+      `select start_after from pgboss.job where name = 'orders.expireHold' and data->>'orderId' = $1`,
+      [orderId],
+    );
+    expect(rows.map((row) => new Date((row as { start_after: string }).start_after).toISOString())).toEqual([
+      outcome!.holdExpiresAt,
+    ]);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('let a buyer hold at most the limit, counting the holds they had and those earlier in the batch', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+      ticketTypes: [{ capacity: 50, price: 1000 }],
+    });
+    const type = ticketTypeIds[0]!;
+    expect((await place(eventId, type, [request(2)], 3))[0]!.orderId).not.toBeNull();
+    const outcomes = await place(eventId, type, [request(1), request(1), request(5, { buyer: 1 }), request(1, { buyer: 1 })], 3);
+    // Bea held 2: one more makes 3, a fourth is over; Ben held none, so his first hold may be of 5,
+    // but not the next one.
+    expect(outcomes.map((one) => one.orderId !== null)).toEqual([true, false, true, false]);
+    // Refused over the limit, not for want of places: the general path says so.
+    expect(outcomes.map((one) => one.soldOut)).toEqual([null, null, null, null]);
+    const [places] = await t.db.select({ held: ticketType.held }).from(ticketType).where(eq(ticketType.id, type));
+    expect(places!.held).toBe(8);
+  });
+
+  it('hold no more places than there are when buyers race for the last ones, and tell the others sold out', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, {
+      ticketTypes: [{ capacity: 5, price: 2500 }],
+    });
+    const racers = await Promise.all(Array.from({ length: 12 }, (_, index) => t.signUp(`Racer ${index + 1}`)));
+    const answers = await Promise.all(
+      racers.map((racer) =>
+        t.call(createOrder, { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 1 }] }, racer.cookie),
+      ),
+    );
+    const statuses: string[] = answers.map((answer) => answer.body.result?.status ?? answer.body.error?.status);
+    expect(statuses.filter((status) => status === 'pending')).toHaveLength(5);
+    expect(statuses.filter((status) => status === 'resource-exhausted')).toHaveLength(7);
+    const [places] = await t.db.select({ held: event.held, sold: event.sold }).from(event).where(eq(event.id, eventId));
+    expect(places).toEqual({ held: 5, sold: 0 });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 });

@@ -36,6 +36,8 @@ export const order = pgTable(
     // Exports read an event's orders in pages of (created_at, id) (modules/exports).
     index('order_event_created_idx').on(table.eventId, table.createdAt, table.id),
     index('order_buyer_idx').on(table.buyerId),
+    // A buyer's orders by their address too (ordersOf): their holds and their limits per buyer.
+    index('order_email_lower_idx').on(sql`lower(${table.email})`),
     uniqueIndex('order_buyer_idempotency_idx').on(table.buyerId, table.idempotencyKey),
     // A guest's orders, by the address they gave: their key made one order (decision 0060), and a
     // person who signs in with the address is given them (order-access.ts).
