@@ -149,6 +149,12 @@ async function main() {
 
     const ordering = ['throughput', 'floors', 'holds', 'scenarios'].some((part) => parts.has(part)) || profiling;
     const figures: Record<string, unknown> = { pagesOpened: ordering ? await buyersOpenTheirPages(single, buyers) : undefined };
+    if (profiler && parts.has('holds') && !parts.has('throughput')) {
+      // BENCH_PARTS=holds with BENCH_PROFILE: the paid holds run under the profiler instead.
+      figures.paidHolds = await paidHolds(run, single, shortSeconds, { profiler, server });
+      await save(figures, { note: 'server under the V8 CPU profiler during the paid holds run only' });
+      return;
+    }
     if (profiler) {
       const hot = await newSale(run, server.url, 'Hot ticket type', 1_000_000);
       figures.throughput = await throughput(run, single, { hot, seconds, rawRates: [], profiler, server });

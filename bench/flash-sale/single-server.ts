@@ -126,17 +126,26 @@ export async function floors(run: Run, target: Target, seconds: number, buyer: P
 
 /**
  * Paid orders, each a pending hold, at 200 connections; then, as long and right after, free orders
- * of a ticket type of their own (each complete, its email enqueued), the baseline of the same run:
+ * of a ticket type of their own (each run after 3 s of the same load) (each complete, its email enqueued), the baseline of the same run:
  * the goal is holds at ≥ 0.8 of its rate with p95 ≤ 250 ms. The paid run goes first, so the free
  * run's emails, made after it, do not slow it. The free run's emails are checked by the throughput
  * part, not here (a run of this length makes more than the part's wait can see out).
  */
-export async function paidHolds(run: Run, target: Target, seconds: number) {
+export async function paidHolds(
+  run: Run,
+  target: Target,
+  seconds: number,
+  profiling?: { profiler: ReturnType<typeof serverProfiler>; server: RunningServer },
+) {
   const sale = await newSale(run, target.url, 'Hot paid ticket type', 1_000_000, { price: 2_500 });
+  await warmUp(run, target, sale);
+  if (profiling) profiling.profiler.start(profiling.server);
   const holds = await timedRun(run, target, concurrency, seconds, () => orderRequest(sale, run.nextBuyer(), target.signIn));
   describe('orders.create (paid → pending hold)', holds);
+  if (profiling) return { ...holds, profile: await profiling.profiler.stop(profiling.server) };
   const holdInvariants = await invariantsAfter(run, 'paid holds');
   const free = await newSale(run, target.url, 'Hot free ticket type beside the holds', 1_000_000, { emails: false });
+  await warmUp(run, target, free);
   const freeOrders = await timedRun(run, target, concurrency, seconds, () => orderRequest(free, run.nextBuyer(), target.signIn));
   describe('orders.create (free, the same length, right after)', freeOrders);
   const ratio = holds.perSecond / Math.max(1, freeOrders.perSecond);
