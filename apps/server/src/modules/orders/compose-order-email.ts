@@ -8,6 +8,7 @@ import { formatEventStart } from '../../platform/mail/formats';
 import type { EmailImage } from '../../platform/mail/email-frame';
 import type { Email, EmailAttachment } from '../../platform/mail/mailer';
 import { mailMessages } from '../../platform/mail/messages';
+import { renderWithSlots } from '../../platform/mail/email-template';
 import { shorten, shownMax } from '../../platform/mail/shown-text';
 import { ticketQrPng } from '../tickets/tickets.api';
 import { OrderEmail, type OrderEmailProps } from './order-email';
@@ -85,15 +86,17 @@ function calendarLinks(content: OrderEmailRecipient, intl: ReturnType<typeof mai
  * as an email shows them (decision 0031): rows from before the entrances' limits may hold any
  * length, and the HTML and the text part each carry every word once more.
  */
-export function frame(content: OrderEmailRecipient) {
+export function frame(content: OrderEmailRecipient, slot: (value: string) => string = (value) => value) {
   const intl = mailIntl(content.locale);
+  // The greeting chooses its words by the name ("none": no name), so a template gets the name's slot only when there is one.
+  const name = shorten(content.name, shownMax.personName) || 'none';
   return {
     intl,
     money: (minor: number) => formatMoney(content.locale, minor, content.currency),
     event: { title: shorten(content.event.title, shownMax.title), venue: shorten(content.event.venue, shownMax.venue) },
     common: {
       lang: content.locale,
-      greeting: intl.formatMessage(mailMessages.greeting, { name: shorten(content.name, shownMax.personName) || 'none' }),
+      greeting: intl.formatMessage(mailMessages.greeting, { name: name === 'none' ? name : slot(name) }),
       buttonFallback: intl.formatMessage(mailMessages.buttonFallback),
       footer: intl.formatMessage(mailMessages.orderFooter, { host: new URL(content.publicUrl).host }),
       banner: content.images?.cover ?? null,
@@ -108,22 +111,41 @@ export function frame(content: OrderEmailRecipient) {
  * inline image (a `cid:` part: mail apps block data: URIs in images), and the PDF of all tickets.
  */
 export async function composeOrderConfirmation(content: OrderConfirmationContent): Promise<Email> {
-  const { intl, money, event: shown, common } = frame(content);
-  const event = shown.title;
-  const qrImages = content.tickets.map((ticket) => ticketQrPng(ticket.code));
   const qrAttachments = content.tickets.map((ticket, index): EmailAttachment => ({
     filename: `ticket-${index + 1}-qr.png`,
-    content: qrImages[index]!,
+    content: ticketQrPng(ticket.code),
     contentType: 'image/png',
     cid: `qr-${ticket.id}@admit`,
   }));
+  const { intl } = frame(content);
+  const event = shorten(content.event.title, shownMax.title);
+  // What differs between two buyers of the same event goes through `slot`: the rest is rendered once (decision 0068).
+  const parts = renderWithSlots(OrderEmail, (slot) => confirmationProps(content, qrAttachments, slot));
+  return {
+    to: content.to,
+    subject: intl.formatMessage(mailMessages.orderSubject, { event }),
+    ...parts,
+    attachments: [
+      ...qrAttachments,
+      { filename: content.pdf.filename, content: Buffer.from(content.pdf.content), contentType: 'application/pdf' },
+    ],
+  };
+}
+
+function confirmationProps(
+  content: OrderConfirmationContent,
+  qrAttachments: EmailAttachment[],
+  slot: (value: string) => string,
+): OrderEmailProps {
+  const { intl, money, event: shown, common } = frame(content, slot);
+  const event = shown.title;
   const intro = intl.formatMessage(mailMessages.orderIntro, { count: content.tickets.length, event });
-  const props: OrderEmailProps = {
+  return {
     ...common,
     preview: intro,
     paragraphs: [intro],
     summary: {
-      reference: intl.formatMessage(mailMessages.orderReference, { reference: content.reference }),
+      reference: intl.formatMessage(mailMessages.orderReference, { reference: slot(content.reference) }),
       eventTitle: event,
       whenLabel: intl.formatMessage(mailMessages.orderWhen),
       when: formatEventStart(content.locale, content.event.startsAt, content.event.timeZone),
@@ -146,12 +168,14 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
     tickets: {
       heading: intl.formatMessage(mailMessages.orderTicketsHeading),
       items: content.tickets.map((ticket, index) => ({
-        qrSrc: `cid:${qrAttachments[index]!.cid}`,
-        qrAlt: intl.formatMessage(mailMessages.orderQrAlt, { code: ticket.code }),
+        qrSrc: slot(`cid:${qrAttachments[index]!.cid}`),
+        qrAlt: intl.formatMessage(mailMessages.orderQrAlt, { code: slot(ticket.code) }),
         ticketType: shorten(ticket.ticketTypeName, shownMax.title),
-        holder: intl.formatMessage(mailMessages.orderTicketHolder, { name: shorten(ticket.holderName, shownMax.personName) }),
-        code: intl.formatMessage(mailMessages.orderTicketCode, { code: ticket.code }),
-        wallets: walletLinks(ticket, content.publicUrl, intl),
+        holder: intl.formatMessage(mailMessages.orderTicketHolder, {
+          name: slot(shorten(ticket.holderName, shownMax.personName)),
+        }),
+        code: intl.formatMessage(mailMessages.orderTicketCode, { code: slot(ticket.code) }),
+        wallets: walletLinks(ticket, content.publicUrl, intl)?.map((link) => ({ ...link, url: slot(link.url) })),
       })),
     },
     notes: [
@@ -159,13 +183,9 @@ export async function composeOrderConfirmation(content: OrderConfirmationContent
       intl.formatMessage(content.orderUrl ? mailMessages.guestOrderNote : mailMessages.orderMyTickets),
     ],
     action: content.orderUrl
-      ? { label: intl.formatMessage(mailMessages.guestOrderAction), url: content.orderUrl }
+      ? { label: intl.formatMessage(mailMessages.guestOrderAction), url: slot(content.orderUrl) }
       : { label: intl.formatMessage(mailMessages.myTicketsAction), url: myTicketsUrl(content.publicUrl) },
   };
-  return renderEmail(content.to, intl.formatMessage(mailMessages.orderSubject, { event }), props, [
-    ...qrAttachments,
-    { filename: content.pdf.filename, content: Buffer.from(content.pdf.content), contentType: 'application/pdf' },
-  ]);
 }
 
 export interface GuestLinkContent extends OrderEmailRecipient {

@@ -50,13 +50,17 @@ export function createMailer(options: { db: Db; smtpUrl?: string; from: string }
     (await db.select({ key: sentEmail.key }).from(sentEmail).where(eq(sentEmail.key, key))).length > 0;
 
   if (options.smtpUrl) {
-    const transport = nodemailer.createTransport(options.smtpUrl);
+    // Connections stay open for the next emails (a rush sends thousands one after another; the URL's
+    // own `pool` or `maxConnections` still win), and text and HTML go in base64, which Node encodes
+    // natively, where quoted-printable costs about a millisecond an email in JavaScript (decision 0068).
+    const transport = nodemailer.createTransport({ url: options.smtpUrl, pool: true });
     return {
       async send(email, { idempotencyKey } = {}) {
         if (idempotencyKey && (await alreadySent(idempotencyKey))) return false;
         // Nodemailer's attachment fields have the same names; a `cid` makes a part inline.
         await transport.sendMail({
           from: options.from,
+          textEncoding: 'base64',
           ...email,
           ...(idempotencyKey ? { messageId: `<${createHash('sha256').update(idempotencyKey).digest('hex')}@admit>` } : {}),
         });
