@@ -262,6 +262,12 @@ export async function emailsOfThePart(run: Run, label: string, waitSeconds: numb
 }
 
 /** A few seconds of the same orders, not measured: connections opened, code paths warm. */
-export async function warmUp(run: Run, target: Target, sale: SaleEvent, seconds = 3) {
-  await runLoad({ url: target.url, connections: 200, seconds, next: () => orderRequest(sale, run.nextBuyer(), target.signIn) });
+export async function warmUp(
+  run: Run,
+  target: Target,
+  sale: SaleEvent,
+  seconds = 3,
+  next: () => LoadRequest = () => orderRequest(sale, run.nextBuyer(), target.signIn),
+) {
+  await runLoad({ url: target.url, connections: 200, seconds, next });
 }

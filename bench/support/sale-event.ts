@@ -41,18 +41,27 @@ export async function createSaleEvent(
   return { eventId, ticketTypeId, capacity: options.capacity, price: options.price };
 }
 
-/** One ticket of the sale, with a fresh idempotency key: what a buyer's `orders.create` sends. */
-export function orderInput(sale: SaleEvent) {
-  return { eventId: sale.eventId, lines: [{ ticketTypeId: sale.ticketTypeId, quantity: 1 }], idempotencyKey: randomUUID() };
+/** One ticket of the sale (with its attendee's answers, if given), with a fresh idempotency key: what a buyer's `orders.create` sends. */
+export function orderInput(sale: SaleEvent, answers?: Record<string, string>[]) {
+  return {
+    eventId: sale.eventId,
+    lines: [{ ticketTypeId: sale.ticketTypeId, quantity: 1, ...(answers ? { answers } : {}) }],
+    idempotencyKey: randomUUID(),
+  };
 }
 
 /** The same order as a request for the load generator, signed in as `buyer` (an API client unless told otherwise). */
-export function orderRequest(sale: SaleEvent, buyer: Person, signIn: SignIn = asApiClient): LoadRequest {
+export function orderRequest(
+  sale: SaleEvent,
+  buyer: Person,
+  signIn: SignIn = asApiClient,
+  answers?: Record<string, string>[],
+): LoadRequest {
   return {
     method: 'POST',
     path: '/fn/orders.create',
     headers: { 'content-type': 'application/json', ...signIn(buyer) },
-    body: JSON.stringify({ data: orderInput(sale) }),
+    body: JSON.stringify({ data: orderInput(sale, answers) }),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { personLabel } from '@admit/shared/people';
 import { discountOn } from '@admit/shared/codes';
-import { asksFor } from '@admit/shared/questions';
+import type { Answers } from '@admit/shared/questions';
 import { CreateOrderInput } from '@admit/shared/orders';
 import type { z } from 'zod';
 import { and, eq, isNull, sql } from 'drizzle-orm';
@@ -12,7 +12,7 @@ import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { checkOrderAnswers, questionsOf, recentQuestions } from '../questions/questions.api';
+import { checkOrderAnswers, questionsOf, recentQuestionSet } from '../questions/questions.api';
 import { issueTickets } from '../tickets/tickets.api';
 import { expireHoldJob, releaseExpiredHolds } from './holds';
 import { recordActivity } from './order-activity';
@@ -225,17 +225,24 @@ const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } a
 
 /**
  * Most orders of a rush: one line of a ticket type that is on sale, as this process saw the event a
- * moment ago, without a code or answers, by a buyer signed in: free, complete at once, or to pay,
- * held. Made in one statement, with the orders arriving at the same moment
+ * moment ago, without a code, by a buyer signed in, with its answers if the ticket type asks any:
+ * free, complete at once, or to pay, held. Made in one statement, with the orders arriving at the same moment
  * (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes nothing,
  * or the database refuses it, the general path below decides and answers precisely.
  */
 async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
   const none = { orderId: null, quotaCounted: false, answer: null } as const;
   const [line] = input.lines;
-  if (!line || input.lines.length > 1 || input.code || line.answers) return none;
-  // Tickets asked questions take the general path, which checks their answers.
-  if ((await recentQuestions(ctx.db, input.eventId)).some((question) => asksFor(question, line.ticketTypeId))) return none;
+  if (!line || input.lines.length > 1 || input.code) return none;
+  // Answers are checked against the event's questions as read a moment ago; the statement makes
+  // nothing if they changed since. Wrong answers: the general path refuses them on a fresh read.
+  const { questions, version: questionsVersion } = await recentQuestionSet(ctx.db, input.eventId);
+  let answers: Answers[];
+  try {
+    [answers = []] = checkOrderAnswers(questions, input.lines);
+  } catch {
+    return none;
+  }
   const sale = await recentSaleInfo(ctx.db, input.eventId);
   const type = sale?.ticketTypes.get(line.ticketTypeId);
   const now = new Date();
@@ -264,6 +271,8 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
         idempotencyKey: input.idempotencyKey ?? null,
         quantity: line.quantity,
         quotas: orderAttemptQuotas(ctx, ctx.user),
+        answers,
+        questionsVersion,
       },
     });
   } catch (error) {

@@ -1,10 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrder } from '@admit/shared/orders';
+import { createQuestion, type Answers } from '@admit/shared/questions';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { dataInvariantViolations } from '../../testing/invariants';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { recentSaleInfo } from '../events/events.api';
+import { recentQuestionSet } from '../questions/questions.api';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
 import { quotaKey } from '../../platform/quotas/call-quota';
@@ -27,7 +29,7 @@ afterAll(() => t?.close());
 
 const request = (
   quantity: number,
-  options: { buyer?: number; key?: string | null; accountLimit?: number } = {},
+  options: { buyer?: number; key?: string | null; accountLimit?: number; answers?: Answers[] } = {},
 ): OrderRequest => {
   const buyer = buyers[options.buyer ?? 0]!;
   return {
@@ -43,13 +45,18 @@ const request = (
       },
       { key: quotaKey('test:address', '203.0.113.7'), limit: 100_000, windowSeconds: 600 },
     ],
+    answers: options.answers ?? [],
+    // Filled in by place(): the version of the event's questions as read then.
+    questionsVersion: '',
   };
 };
 
 async function place(eventId: string, ticketTypeId: string, requests: OrderRequest[], heldPlacesLimit = 20) {
   const sale = (await recentSaleInfo(t.db, eventId))!;
   const price = sale.ticketTypes.get(ticketTypeId)!.price;
-  return placeOrders({ db: t.db, sale, ticketTypeId, price, heldPlacesLimit, requests });
+  const { version } = await recentQuestionSet(t.db, eventId);
+  const read = requests.map((one) => ({ ...one, questionsVersion: one.questionsVersion || version }));
+  return placeOrders({ db: t.db, sale, ticketTypeId, price, heldPlacesLimit, requests: read });
 }
 
 async function counts(eventId: string, ticketTypeId: string) {
@@ -130,13 +137,14 @@ describe('free orders made in one statement', () => {
     const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 5 }] });
     const sale = (await recentSaleInfo(t.db, eventId))!;
     await t.db.update(ticketType).set({ price: 500 }).where(eq(ticketType.id, ticketTypeIds[0]!));
+    const { version } = await recentQuestionSet(t.db, eventId);
     const outcomes = await placeOrders({
       db: t.db,
       sale,
       ticketTypeId: ticketTypeIds[0]!,
       price: 0,
       heldPlacesLimit: 20,
-      requests: [request(1)],
+      requests: [{ ...request(1), questionsVersion: version }],
     });
     expect(outcomes).toEqual([{ orderId: null, total: 0, holdExpiresAt: null, withinQuota: true, soldOut: null }]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 0, ticketType: 0, tickets: 0 });
@@ -154,6 +162,35 @@ describe('free orders made in one statement', () => {
     ]);
     expect(outcomes.map((one) => one.orderId !== null)).toEqual([false, true, true, false, true]);
     expect(await counts(eventId, ticketTypeIds[0]!)).toEqual({ event: 4, ticketType: 4, tickets: 4 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('keep the answers of each ticket, in the order given, and make nothing once the questions changed', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 10 }] });
+    const made = await t.call(createQuestion, { eventId, kind: 'text', label: 'Company', required: true }, owner.cookie);
+    const questionId = made.body.result.questionId as string;
+    const [outcome] = await place(eventId, ticketTypeIds[0]!, [
+      request(2, { answers: [{ [questionId]: 'Acme' }, { [questionId]: 'Globex' }] }),
+    ]);
+    const orderId = outcome!.orderId!;
+    expect(await t.db.select({ answers: orderLine.answers }).from(orderLine).where(eq(orderLine.orderId, orderId))).toEqual([
+      { answers: [{ [questionId]: 'Acme' }, { [questionId]: 'Globex' }] },
+    ]);
+    const tickets = await t.db
+      .select({ answers: ticket.answers })
+      .from(ticket)
+      .where(eq(ticket.orderId, orderId))
+      .orderBy(asc(ticket.createdAt));
+    expect(tickets.map((one) => one.answers)).toEqual([{ [questionId]: 'Acme' }, { [questionId]: 'Globex' }]);
+
+    // Answers checked against the questions as read before one more was added: nothing is made,
+    // and the general path checks them against the questions as they are.
+    const { version } = await recentQuestionSet(t.db, eventId);
+    await t.call(createQuestion, { eventId, kind: 'text', label: 'Diet', required: true }, owner.cookie);
+    const [stale] = await place(eventId, ticketTypeIds[0]!, [
+      { ...request(1, { answers: [{ [questionId]: 'Initech' }] }), questionsVersion: version },
+    ]);
+    expect(stale).toMatchObject({ orderId: null, soldOut: null });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 });

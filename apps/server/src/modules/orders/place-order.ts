@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { personLabel } from '@admit/shared/people';
 import type { Locale } from '@admit/shared/locales';
 import type { SoldOutDetails } from '@admit/shared/orders';
+import type { Answers } from '@admit/shared/questions';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
 import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
 import { emitWebhooksInStatement } from '../webhooks/webhooks.api';
+import { questionsVersionSql } from '../questions/questions.api';
 import { enqueueInStatement } from '../../platform/jobs/in-statement';
 import { expireHoldJob } from './holds';
 import { confirmationsInStatement } from './order-emails';
@@ -20,6 +22,9 @@ export interface OrderRequest {
   idempotencyKey: string | null;
   quantity: number;
   quotas: readonly Quota[];
+  /** Each ticket's answers, checked against the event's questions of `questionsVersion` (none when nothing is asked). */
+  answers: readonly Answers[];
+  questionsVersion: string;
 }
 
 /**
@@ -74,10 +79,12 @@ export async function placeOrders(input: {
   const tickets = held
     ? []
     : requests.flatMap((request, position) =>
-        Array.from({ length: request.quantity }, () => ({
+        Array.from({ length: request.quantity }, (_, nth) => ({
           position,
+          nth,
           id: randomUUID(),
           code: newTicketCode(sale.event.checkinKey),
+          answers: JSON.stringify(request.answers[nth] ?? {}),
         })),
       );
   const uses = requests.flatMap((request, position) => request.quotas.map((quota) => ({ position, ...quota })));
@@ -113,12 +120,14 @@ export async function placeOrders(input: {
           + coalesce(sum(r.quantity) over (partition by r.buyer_id order by r.position rows between unbounded preceding and 1 preceding), 0)`
     : sql`0`;
 
-  const statement = sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity) as (
+  const statement = sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity, answers, questions_version) as (
     select * from unnest(
       ${column(requests.map((_, position) => position))}::int[], ${column(orderIds)}::text[],
       ${column(requests.map((request) => request.buyer.id))}::text[], ${column(requests.map((request) => personLabel(request.buyer)))}::text[],
       ${column(requests.map((request) => request.buyer.email))}::text[], ${column(requests.map((request) => request.locale))}::text[],
-      ${column(requests.map((request) => request.idempotencyKey))}::text[], ${column(requests.map((request) => request.quantity))}::int[])
+      ${column(requests.map((request) => request.idempotencyKey))}::text[], ${column(requests.map((request) => request.quantity))}::int[],
+      ${column(requests.map((request) => JSON.stringify(request.answers)))}::jsonb[],
+      ${column(requests.map((request) => request.questionsVersion))}::text[])
   ),
   ${countQuotaUsesInStatement(uses)},
   eligible as (
@@ -127,6 +136,8 @@ export async function placeOrders(input: {
        and (r.idempotency_key is null
             or not exists (select 1 from "order" o where o.buyer_id = r.buyer_id and o.idempotency_key = r.idempotency_key))
        ${withinHoldLimit}
+       -- Its answers were checked against the event's questions as they still are.
+       and r.questions_version = ${questionsVersionSql(eventId)}
   ),
   ${roomInStatement({ eventId, ticketTypeId, price })},
   placed as (
@@ -143,8 +154,8 @@ export async function placeOrders(input: {
       from placed
   ),
   placed_line as (
-    insert into order_line (id, order_id, ticket_type_id, quantity, unit_price)
-    select line_id, order_id, ${ticketTypeId}, quantity, ${price}::int from placed
+    insert into order_line (id, order_id, ticket_type_id, quantity, unit_price, answers)
+    select line_id, order_id, ${ticketTypeId}, quantity, ${price}::int, answers from placed
   ),
   placed_activity as (
     insert into order_activity (id, order_id, kind, detail)

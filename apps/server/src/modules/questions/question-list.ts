@@ -1,6 +1,6 @@
 import { attendeeAnswers } from '@admit/shared/question-answers';
 import { hasQuestionsFor, type Answers, type QuestionRow } from '@admit/shared/questions';
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
 import { CallableError } from '../../platform/http/callable-error';
 import { eventQuestion } from './schema';
@@ -81,18 +81,45 @@ export function checkTicketAnswers(questions: readonly QuestionRow[], ticketType
 }
 
 const maxAgeMs = 1_000;
-const recent = new Map<string, { questions: Promise<QuestionRow[]>; until: number }>();
+const recent = new Map<string, { read: Promise<RecentQuestions>; until: number }>();
+
+/** An event's questions as read, and the version of them that the read saw (questionsVersionSql). */
+export interface RecentQuestions {
+  questions: QuestionRow[];
+  version: string;
+}
 
 /**
- * An event's questions as read at most a second ago by this process: during a rush the orders of
- * an event that asks nothing learn so without a query each (orders/create-order.ts).
+ * The version of an event's questions, as an SQL expression: how many, and when one last changed
+ * (a trigger sets `updated_at` on every change), to the microsecond. A statement that relies on
+ * questions read earlier compares it with the version read with them (orders/place-order.ts).
  */
-export function recentQuestions(db: Db, eventId: string): Promise<QuestionRow[]> {
+export function questionsVersionSql(eventId: string): SQL {
+  return sql`(select count(*)::text || ':' || coalesce(extract(epoch from max(updated_at))::text, '')
+                from event_question where event_id = ${eventId})`;
+}
+
+/**
+ * An event's questions as read at most a second ago by this process, with their version: during a
+ * rush the orders of an event learn what it asks without a query each (orders/create-order.ts).
+ * The version is read first: a change between the two reads makes it older than the questions, so
+ * a statement comparing it finds it changed and makes nothing, rather than trusting a stale list.
+ */
+export function recentQuestionSet(db: Db, eventId: string): Promise<RecentQuestions> {
   const cached = recent.get(eventId);
-  if (cached && cached.until > Date.now()) return cached.questions;
+  if (cached && cached.until > Date.now()) return cached.read;
   if (recent.size > 10_000) recent.clear();
-  const questions = questionsOf(db, eventId);
-  recent.set(eventId, { questions, until: Date.now() + maxAgeMs });
-  questions.catch(() => recent.delete(eventId));
-  return questions;
+  const read = (async () => {
+    const result = await db.execute(sql`select ${questionsVersionSql(eventId)} as version`);
+    const [row] = (result as unknown as { rows: { version: string }[] }).rows;
+    return { version: row!.version, questions: await questionsOf(db, eventId) };
+  })();
+  recent.set(eventId, { read, until: Date.now() + maxAgeMs });
+  read.catch(() => recent.delete(eventId));
+  return read;
+}
+
+/** An event's questions as read at most a second ago by this process. */
+export async function recentQuestions(db: Db, eventId: string): Promise<QuestionRow[]> {
+  return (await recentQuestionSet(db, eventId)).questions;
 }

@@ -167,19 +167,22 @@ export async function withdrawAdmission(tx: Tx, ticketId: string): Promise<void>
 
 /**
  * issueTickets inside a larger statement (orders/place-order.ts): the tickets of the orders in the
- * CTE `orders` (its `position`, `order_id`, `buyer_name` and `email` columns), each with the id and
- * code made for it, matched by the order's position.
+ * CTE `orders` (its `position`, `order_id`, `buyer_name` and `email` columns), each with the id, code
+ * and answers (JSON) made for it, matched by the order's position; an order's tickets a microsecond
+ * apart in their `nth` order, as issueTicketsForOrders keeps them.
  */
 export function issueTicketsInStatement(input: {
   eventId: string;
   ticketTypeId: string;
   orders: SQL;
-  tickets: readonly { position: number; id: string; code: string }[];
+  tickets: readonly { position: number; nth: number; id: string; code: string; answers: string }[];
 }): SQL {
   const column = <T>(values: readonly T[]) => sql.param([...values]);
-  return sql`insert into ticket (id, order_id, ticket_type_id, event_id, code, holder_name, holder_email)
-    select one.id, placed.order_id, ${input.ticketTypeId}, ${input.eventId}, one.code, placed.buyer_name, placed.email
-      from unnest(${column(input.tickets.map((one) => one.position))}::int[], ${column(input.tickets.map((one) => one.id))}::text[],
-                  ${column(input.tickets.map((one) => one.code))}::text[]) as one (position, id, code)
+  return sql`insert into ticket (id, order_id, ticket_type_id, event_id, code, holder_name, holder_email, answers, created_at)
+    select one.id, placed.order_id, ${input.ticketTypeId}, ${input.eventId}, one.code, placed.buyer_name, placed.email, one.answers,
+           now() + make_interval(secs => one.nth / 1000000.0)
+      from unnest(${column(input.tickets.map((one) => one.position))}::int[], ${column(input.tickets.map((one) => one.nth))}::int[],
+                  ${column(input.tickets.map((one) => one.id))}::text[], ${column(input.tickets.map((one) => one.code))}::text[],
+                  ${column(input.tickets.map((one) => one.answers))}::jsonb[]) as one (position, nth, id, code, answers)
       join ${input.orders} placed on placed.position = one.position`;
 }
