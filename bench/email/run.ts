@@ -13,9 +13,10 @@
 // its node_modules linked to this one's), in turns, in the same run: the machine is shared.
 //
 // Environment: BENCH_ORDERS (1000 per run), BENCH_BASELINE_ROOT (unset: no baseline runs),
+// BENCH_MODES (outbox,smtp), BENCH_PROFILE_DIR (each worker's CPU profile),
 // BENCH_DATABASE_URL (admin URL, default postgres://postgres@127.0.0.1:5432/postgres), BENCH_LABEL.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -36,17 +37,52 @@ import { startSmtpSink, type SmtpSink } from './smtp-sink';
 
 const ordersPerRun = numberOption('BENCH_ORDERS', 1000);
 const baselineRoot = textOption('BENCH_BASELINE_ROOT');
+const modes = (textOption('BENCH_MODES') ?? 'outbox,smtp').split(',') as Mode[];
+/** BENCH_PROFILE_DIR: each worker writes its V8 CPU profile there (node --cpu-prof). */
+const profileDir = textOption('BENCH_PROFILE_DIR');
 const targets = {
   smtp: { workerCpuMsPerEmail: 2, postgresCpuMsPerEmail: 1 },
   outbox: { workerCpuMsPerEmail: 3, postgresCpuMsPerEmail: 1.5 },
 };
 type Mode = keyof typeof targets;
 const idleSeconds = 3;
+const benchApplication = 'admit-email-bench';
+
+/** CPU seconds of one process so far (utime + stime), 0 once it has ended. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds so far of the PostgreSQL sessions of the scratch database but the bench's own: the
+ * worker's. Every postgres process (cpu.ts) counts other people's work on a shared server too.
+ */
+async function sessionCpu(pool: pg.Pool, database: string): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    `select pid from pg_stat_activity where datname = $1 and application_name <> $2`,
+    [database, benchApplication],
+  );
+  return new Map(rows.map(({ pid }) => [pid, cpuSecondsOf(pid)]));
+}
+
+/** The sessions' CPU seconds between two readings; a session that began in between counts from 0. */
+function sessionCpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, seconds] of after) total += seconds - (before.get(pid) ?? 0);
+  return total;
+}
 
 /** Starts apps/server/src/worker.ts of `root` and waits until it works its jobs. */
 async function startWorker(root: string, env: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'admit-bench-worker-'));
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/worker.ts'], {
+  const profile = profileDir ? [`--cpu-prof`, `--cpu-prof-dir=${profileDir}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'apps/server/src/worker.ts'], {
     cwd: root,
     env: { ...process.env, DATA_DIR: dataDir, AUTH_SECRET: benchAuthSecret, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -115,6 +151,7 @@ const release = (pool: pg.Pool, eventId: string) =>
 async function measure(options: {
   pool: pg.Pool;
   databaseUrl: string;
+  databaseName: string;
   root: string;
   mode: Mode;
   eventId: string;
@@ -138,9 +175,12 @@ async function measure(options: {
     // The worker's and PostgreSQL's use while nothing is to be sent (polling), taken off the figures below.
     await sleep(1000);
     const idleStart = sampleCpu(worker.pid);
+    const idleSessions = await sessionCpu(pool, options.databaseName);
     await sleep(idleSeconds * 1000);
     const start = sampleCpu(worker.pid);
+    const startSessions = await sessionCpu(pool, options.databaseName);
     const idle = rates(idleStart, start);
+    const idleSessionCores = sessionCpuBetween(idleSessions, startSessions) / idleSeconds;
     const sinkBefore = options.sink.received();
     await release(pool, eventId);
     let sent = 0;
@@ -152,6 +192,7 @@ async function measure(options: {
       await sleep(100);
     }
     const end = sampleCpu(worker.pid);
+    const sessions = sessionCpuBetween(startSessions, await sessionCpu(pool, options.databaseName)) * 1000;
     const seconds = (end.at - start.at) / 1000;
     const worker_ = (end.server - start.server) * 1000;
     const postgres = (end.postgres - start.postgres) * 1000;
@@ -163,9 +204,16 @@ async function measure(options: {
       emailsPerSecond: round(sent / seconds, 1),
       workerCpuMsPerEmail: round(worker_ / sent, 2),
       postgresCpuMsPerEmail: round(postgres / sent, 2),
+      /** The worker's own PostgreSQL sessions (the headline PostgreSQL figure); the two above count every postgres process. */
+      postgresSessionCpuMsPerEmail: round(sessions / sent, 2),
+      postgresSessionCpuMsPerEmailOverIdle: round((sessions - idleSessionCores * seconds * 1000) / sent, 2),
       workerCpuMsPerEmailOverIdle: round((worker_ - idle.worker * seconds * 1000) / sent, 2),
       postgresCpuMsPerEmailOverIdle: round((postgres - idle.postgres * seconds * 1000) / sent, 2),
-      idleCores: { worker: round(idle.worker, 3), postgres: round(idle.postgres, 3) },
+      idleCores: {
+        worker: round(idle.worker, 3),
+        postgres: round(idle.postgres, 3),
+        postgresSessions: round(idleSessionCores, 3),
+      },
       warnings: errors.length,
       firstWarning: errors[0]?.slice(0, 400),
     };
@@ -191,11 +239,11 @@ async function main() {
       ...(baselineRoot ? [['baseline', path.resolve(baselineRoot)] as const] : []),
       ['change', repositoryRoot] as const,
     ];
-    const runs = (['outbox', 'smtp'] as const).flatMap((mode) => codes.map(([code, root]) => ({ mode, code, root })));
+    const runs = modes.flatMap((mode) => codes.map(([code, root]) => ({ mode, code, root })));
 
     const server = await startServer({ env: { DATABASE_URL: database.url, JOB_WORKERS: 'off' } });
     const organization = await createOrganization(server.url, database.url, 'Email bench');
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const pool = new pg.Pool({ connectionString: database.url, max: 2, application_name: benchApplication });
     cleanup.add('close the pool', () => pool.end());
     const events: string[] = [];
     for (const run of runs) {
@@ -210,6 +258,7 @@ async function main() {
       const measured = await measure({
         pool,
         databaseUrl: database.url,
+        databaseName: database.name,
         root: run.root,
         mode: run.mode,
         eventId: events[index]!,
