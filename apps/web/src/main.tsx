@@ -4,7 +4,7 @@ import './app/app.css';
 import { firstViewDataId, type FirstViewData } from '@admit/shared/first-view';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
-import { App, queryClient, router } from './app/app';
+import { App, queryClient, router, startOfflineCache } from './app/app';
 import { FirstViewTimeZone, timeZoneCookie, viewerTimeZone } from './lib/dates';
 import { browserFormatLocale, initialLocale, loadCatalog, pseudoChosen } from './lib/i18n';
 import { keepLoadedAssets } from './lib/keep-loaded-assets';
@@ -26,6 +26,7 @@ async function start() {
   const root = document.getElementById('root')!;
   const data = firstViewData();
   if (!data) {
+    void startOfflineCache();
     createRoot(root).render(
       <StrictMode>
         <App waitForRestore />
@@ -46,6 +47,14 @@ async function start() {
       </FirstViewTimeZone.Provider>
     </StrictMode>,
   );
+  // After the page is taken over and the browser has a moment: the device's copy is not what this page shows.
+  afterTakeOver(() => void startOfflineCache());
+}
+
+/** Once the browser is idle (at most two seconds from now), or in a task of its own where it cannot tell. */
+function afterTakeOver(work: () => void) {
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 2000 });
+  else setTimeout(work, 200);
 }
 
 reloadOnMissingChunks();

@@ -17,20 +17,27 @@ export const router = createAppRouter();
 // has had none: its server queries would fail instead of waiting for the network.
 onlineManager.setOnline(navigator.onLine);
 
+let restored: Promise<void> | undefined;
+
 /**
- * The offline cache restored (app/offline.ts, a chunk of its own that starts loading now), then kept.
- * Not in another site's frame: a checkout there keeps nothing, and its storage may be refused (decision 0061).
+ * Starts the offline cache (app/offline.ts, a chunk of its own): restored, then kept; resolves once
+ * restored. Not in another site's frame: a checkout there keeps nothing, and its storage may be
+ * refused (decision 0061). A page the server drew starts it once the browser is idle after taking
+ * the page over, so that reading the device's copy does not hold up the first tap (decision 0069).
  */
-const restored = isEmbedded()
-  ? Promise.resolve(forgetAtNextStart())
-  : import('./offline')
-      .then(({ keepOffline }) => keepOffline(queryClient))
-      // Its chunk did not come (the network went after the page's own): the page works without it, with
-      // nothing kept for offline use until the next load, which also does a forgetting asked for meanwhile.
-      .catch((error: unknown) => {
-        forgetAtNextStart();
-        console.error('The offline cache did not start', error);
-      });
+export function startOfflineCache(): Promise<void> {
+  restored ??= isEmbedded()
+    ? Promise.resolve(forgetAtNextStart())
+    : import('./offline')
+        .then(({ keepOffline }) => keepOffline(queryClient))
+        // Its chunk did not come (the network went after the page's own): the page works without it, with
+        // nothing kept for offline use until the next load, which also does a forgetting asked for meanwhile.
+        .catch((error: unknown) => {
+          forgetAtNextStart();
+          console.error('The offline cache did not start', error);
+        });
+  return restored;
+}
 
 /**
  * The app in the browser: its data cache, kept for offline use, over the tree the server also draws.
@@ -41,7 +48,7 @@ const restored = isEmbedded()
 export function App({ catalog, waitForRestore }: { catalog?: LoadedCatalog; waitForRestore: boolean }) {
   const [restoring, setRestoring] = useState(waitForRestore);
   useEffect(() => {
-    if (restoring) void restored.finally(() => setRestoring(false));
+    if (restoring) void startOfflineCache().finally(() => setRestoring(false));
   }, [restoring]);
   return (
     <QueryClientProvider client={queryClient}>
