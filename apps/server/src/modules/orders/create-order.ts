@@ -226,9 +226,9 @@ const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } a
 /**
  * Most orders of a rush: one line of a ticket type that is on sale, as this process saw the event a
  * moment ago, without a code, by a buyer signed in, with its answers if the ticket type asks any:
- * free, complete at once, or to pay, held. Made in one statement, with the orders arriving at the same moment
- * (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes nothing,
- * or the database refuses it, the general path below decides and answers precisely.
+ * free, complete at once, or to pay, held. Made in one statement, with the orders arriving at the
+ * same moment (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes
+ * nothing, or the database refuses it, the general path below decides and answers precisely.
  */
 async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
   const none = { orderId: null, quotaCounted: false, answer: null } as const;

@@ -22,13 +22,14 @@ interface Line {
 
 /**
  * Orders of one ticket type that arrive together are made together, in one statement
- * (placeOrders): free orders complete, orders to pay as holds. While one statement runs for a ticket type, the orders arriving meanwhile wait
- * and go in the next one. So a quiet sale makes each order at once, on its own, and a rush makes
- * them by the hundred, with one commit and one turn on the hot rows for each hundred instead of
- * one for each order: the rate is no longer bound by how many commits a second the database can
- * do. Each order is still all or nothing for its buyer. Only orders waiting in this process are
- * batched; several processes each make their own batches. A statement that fails fails every order
- * of its batch, and each then takes the general path on its own.
+ * (placeOrders): free orders complete, orders to pay as holds. While one statement runs for a
+ * ticket type, the orders arriving meanwhile wait and go in the next one. So a quiet sale makes each
+ * order at once, on its own, and a rush makes them by the hundred, with one commit and one turn on
+ * the hot rows for each hundred instead of one for each order: the rate is no longer bound by how
+ * many commits a second the database can do. Each order is still all or nothing for its buyer. Only
+ * orders waiting in this process are batched; several processes each make their own batches. A
+ * statement that fails fails every order of its batch, and each then takes the general path on its
+ * own.
  */
 const lines = new Map<string, Line>();
 
