@@ -253,6 +253,35 @@ describe('the job queue', () => {
     }
   });
 
+  it('leaves nothing unhandled when the database goes away while a job runs', async () => {
+    const own = await openTestDatabase();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    let closed = false;
+    const job = defineJob<{ text: string }, unknown>({
+      name: 'test.gone',
+      data: z.object({ text: z.string() }),
+      concurrency: 1,
+      async handler() {
+        // The database goes while the try runs; pg-boss then completes it without awaiting.
+        await own.close();
+        closed = true;
+      },
+    });
+    const queue = await queueWith([job as never], own);
+    try {
+      await queue.enqueue(own.db, job as never, { text: 'x' });
+      await queue.work([job as never], {});
+      await expect.poll(() => closed, { timeout: 10_000 }).toBe(true);
+      await sleep(500);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await queue.stop({ graceful: false });
+    }
+  });
+
   it('keeps a job enqueued before the server stopped, and runs it after it starts again', async () => {
     if (database.kind !== 'pglite') return; // the same promise on PostgreSQL is the server's own
     const dataDir = mkdtempSync(path.join(tmpdir(), 'admit-jobs-'));

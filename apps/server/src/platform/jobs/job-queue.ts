@@ -140,6 +140,9 @@ export const expiryCheckSeconds = 4;
 
 export const schema = 'pgboss';
 
+/** pg-boss's statement that completes jobs (its plans' `completeJobs`). */
+const completesJobs = /\bSET completed_on = now\(\),\s+state = 'completed'/;
+
 /** pg-boss's statements, run inside the caller's transaction. */
 const inTransaction = (tx: Tx | Db) => ({
   executeSql: async (text: string, values?: unknown[]) => {
@@ -170,6 +173,15 @@ export async function createJobQueue(
       () => inFlight.delete(statement),
       () => inFlight.delete(statement),
     );
+    // pg-boss completes a worker's batch without awaiting the statement: when it fails (the
+    // database gone), the rejection would be unhandled and end the process. It is logged instead;
+    // the try stays active, its lease lapses, and it runs again, as after a crash.
+    if (completesJobs.test(text)) {
+      return statement.catch((error: unknown) => {
+        log.warn({ err: error }, 'finished jobs not marked completed; they will run again');
+        return { rows: [{ count: 0 }] };
+      });
+    }
     return statement;
   };
   const boss = new PgBoss({
