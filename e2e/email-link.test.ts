@@ -61,8 +61,11 @@ describe('a new person signs in with a link by email, which works once', () => {
   it('turns on two-factor authentication without a password, and the next link asks for the code', async () => {
     await signInByLink();
     await page.waitForURL(/\/account$/);
+    const turnOn = page.getByRole('button', { name: 'Turn on two-factor authentication' });
+    // The button waits until the page knows whether the person has a password.
+    await expect.poll(() => turnOn.isEnabled(), { timeout: 15_000 }).toBe(true);
     expect(await page.getByRole('textbox', { name: 'Your password' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    await turnOn.click();
     const secret = (await page.getByTestId('totp-secret').innerText()).trim();
     await page.getByRole('textbox', { name: 'Code from your app' }).fill(totpCode(secret));
     await page.getByRole('button', { name: 'Verify and turn on' }).click();

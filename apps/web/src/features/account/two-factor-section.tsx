@@ -75,7 +75,9 @@ export function TwoFactorSection() {
   const [submitting, setSubmitting] = useState(false);
   const enabled = Boolean(session.data?.user.twoFactorEnabled);
   // Without a password of their own (email link, phone, provider), the session is enough.
-  const hasPassword = useHasPassword() !== false;
+  // Until that is known, the buttons wait: a click would ask for a password the person may not have.
+  const passwordKnown = useHasPassword();
+  const hasPassword = passwordKnown !== false;
 
   async function run<T>(action: () => Promise<{ data: T | null; error: { code?: string; status?: number } | null }>) {
     setSubmitting(true);
@@ -240,7 +242,7 @@ export function TwoFactorSection() {
           {errorAlert}
           {passwordInput}
           <Group>
-            <Button type="submit" color="red" variant="light" loading={submitting}>
+            <Button type="submit" color="red" variant="light" loading={submitting} disabled={passwordKnown === undefined}>
               <FormattedMessage id="twoFactor.disable" defaultMessage="Turn off two-factor authentication" />
             </Button>
           </Group>
@@ -265,7 +267,7 @@ export function TwoFactorSection() {
           {errorAlert}
           {passwordInput}
           <Group>
-            <Button type="submit" loading={submitting}>
+            <Button type="submit" loading={submitting} disabled={passwordKnown === undefined}>
               <FormattedMessage id="twoFactor.enable" defaultMessage="Turn on two-factor authentication" />
             </Button>
           </Group>
