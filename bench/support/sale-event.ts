@@ -41,11 +41,15 @@ export async function createSaleEvent(
   return { eventId, ticketTypeId, capacity: options.capacity, price: options.price };
 }
 
-/** One ticket of the sale (with its attendee's answers, if given), with a fresh idempotency key: what a buyer's `orders.create` sends. */
-export function orderInput(sale: SaleEvent, answers?: Record<string, string>[]) {
+/**
+ * One ticket of the sale (with its attendee's answers and a code, if given), with a fresh
+ * idempotency key: what a buyer's `orders.create` sends.
+ */
+export function orderInput(sale: SaleEvent, answers?: Record<string, string>[], code?: string) {
   return {
     eventId: sale.eventId,
     lines: [{ ticketTypeId: sale.ticketTypeId, quantity: 1, ...(answers ? { answers } : {}) }],
+    ...(code ? { code } : {}),
     idempotencyKey: randomUUID(),
   };
 }
@@ -56,12 +60,13 @@ export function orderRequest(
   buyer: Person,
   signIn: SignIn = asApiClient,
   answers?: Record<string, string>[],
+  code?: string,
 ): LoadRequest {
   return {
     method: 'POST',
     path: '/fn/orders.create',
     headers: { 'content-type': 'application/json', ...signIn(buyer) },
-    body: JSON.stringify({ data: orderInput(sale, answers) }),
+    body: JSON.stringify({ data: orderInput(sale, answers, code) }),
   };
 }
 

@@ -34,7 +34,7 @@ const tooManyAttempts = (retryAfterSeconds: number) =>
  * 0047). Not inside a transaction: a refusal would roll its count back.
  */
 export async function requireCode(db: Db, input: { eventId: string; code: string; clientAddress: string }): Promise<EventCode> {
-  const quota: Quota = { key: quotaKey('codes.wrong:address', addressKeyOf(input.clientAddress)), ...wrongCodes };
+  const quota = wrongCodesQuota(input.clientAddress);
   const blocked = await quotaWait(db, quota);
   if (blocked !== null) throw tooManyAttempts(blocked);
   const [found] = await db
@@ -45,6 +45,11 @@ export async function requireCode(db: Db, input: { eventId: string; code: string
   const wait = await consumeQuota(db, quota);
   if (wait !== null) throw tooManyAttempts(wait);
   throw new CallableError('failed-precondition', 'No such code', { reason: 'unknown-code' });
+}
+
+/** The wrong codes an address has tried: when it is used up, every code that address tries is refused. */
+export function wrongCodesQuota(clientAddress: string): Quota {
+  return { key: quotaKey('codes.wrong:address', addressKeyOf(clientAddress)), ...wrongCodes };
 }
 
 /** The code's discount, as the contracts carry it. */

@@ -7,8 +7,10 @@ export {
   requireWorksNow,
   takeCodeUses,
   usesOf,
+  wrongCodesQuota,
   type EventCode,
 } from './code-uses';
+export { fitsOneStatement, lockCodeForStatement, recentCode } from './codes-in-statement';
 export { codesCallables } from './codes.functions';
 export { codesLiveQueries } from './codes.live';
 export { eventCodesTopic } from './topics';

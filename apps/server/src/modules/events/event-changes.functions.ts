@@ -14,7 +14,7 @@ import { recordAudit } from '../../platform/audit/audit-log';
 import type { SessionUser } from '../../platform/auth/auth';
 import type { Db, Tx } from '../../platform/db/database';
 import { defineCallable } from '../../platform/http/callable';
-import { CallableError } from '../../platform/http/callable-error';
+import { CallableError, databaseErrorCode } from '../../platform/http/callable-error';
 import { requireEventRole, type EventRecord } from './event-access';
 import { ticket } from '../tickets/schema';
 import { event, eventChange, ticketType, type TimeAndPlace } from './schema';
@@ -256,7 +256,7 @@ export const removeTicketTypeCallable = defineCallable(removeTicketType, {
         .transaction((savepoint) => savepoint.delete(ticketType).where(eq(ticketType.id, type.id)))
         .then(() => true)
         .catch((error: unknown) => {
-          if (databaseCode(error) === '23503') return false;
+          if (databaseErrorCode(error) === '23503') return false;
           throw error;
         });
       if (!removed) throw ticketTypeOrdered();
@@ -269,9 +269,6 @@ export const removeTicketTypeCallable = defineCallable(removeTicketType, {
 
 const ticketTypeOrdered = () =>
   new CallableError('failed-precondition', 'This ticket type has orders: hide it instead', { reason: 'ticket-type-ordered' });
-
-const databaseCode = (error: unknown): unknown =>
-  (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
 
 /**
  * Moves an event between statuses by hand (see eventMoves): a move not open from the event's

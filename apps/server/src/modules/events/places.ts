@@ -219,20 +219,20 @@ export function sellHeldPlaces(tx: Tx, input: { eventId: string; lines: readonly
  * The same rule as takePlaces, for orders made inside one larger statement (orders/place-order.ts,
  * many orders of one ticket type at a time). `room` locks the event's row and the ticket type's (for
  * update) and says how many places both still have and how long the event's holds last, while the
- * event is on sale and the ticket type is still what the caller saw (its price, visible, on sale
- * now, with no limit per buyer: counting a buyer's other orders needs a statement that starts after
+ * event is on sale and the ticket type is still what the caller saw (its price, visible unless
+ * `hiddenToo` (orders with a code that unlocks it), on sale now, with no limit per buyer: counting a buyer's other orders needs a statement that starts after
  * the lock, orders/order-quotas.ts; with nobody on its waiting list). The caller decides which
  * orders fit in `room.places`; `takeRoomInStatement` then counts their places on both rows. The
  * capacity check constraints stay the last word: a statement that would oversell fails whole.
  */
-export function roomInStatement(input: { eventId: string; ticketTypeId: string; price: number }): SQL {
+export function roomInStatement(input: { eventId: string; ticketTypeId: string; price: number; hiddenToo?: boolean }): SQL {
   return sql`room as (
     select least(e.capacity - e.sold - e.held, t.capacity - t.sold - t.held) as places, t.max_per_order,
            e.capacity - e.sold - e.held as event_places, t.capacity - t.sold - t.held as type_places,
            e.hold_minutes
       from event e join ticket_type t on t.event_id = e.id
      where e.id = ${input.eventId} and e.status = 'published' and e.max_per_buyer is null
-       and t.id = ${input.ticketTypeId} and t.price = ${input.price} and not t.hidden and t.max_per_buyer is null
+       and t.id = ${input.ticketTypeId} and t.price = ${input.price} ${input.hiddenToo ? sql`` : sql`and not t.hidden`} and t.max_per_buyer is null
        and t.waitlist_waiting = 0
        and (t.sales_start is null or t.sales_start <= now()) and (t.sales_end is null or now() < t.sales_end)
      for update of e, t

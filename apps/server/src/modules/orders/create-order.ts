@@ -7,8 +7,18 @@ import type { z } from 'zod';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import type { AuthedCallContext, CallContext } from '../../platform/http/callable';
-import { CallableError } from '../../platform/http/callable-error';
-import { codeAppliesTo, discountOf, isCodeLimit, requireCode, takeCodeUses, type EventCode } from '../codes/codes.api';
+import { CallableError, databaseErrorCode } from '../../platform/http/callable-error';
+import {
+  codeAppliesTo,
+  discountOf,
+  fitsOneStatement,
+  isCodeLimit,
+  recentCode,
+  requireCode,
+  takeCodeUses,
+  wrongCodesQuota,
+  type EventCode,
+} from '../codes/codes.api';
 import { findEvent, recentSaleInfo, SoldOut, takePlaces } from '../events/events.api';
 import { ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
@@ -198,7 +208,7 @@ export async function createOrder({ ctx, input }: { ctx: CallContext; input: z.o
       if (resold) return resold;
     }
     // The same key sent twice at once: the unique index let one through; answer with that order.
-    if (input.idempotencyKey && (error as { code?: string; cause?: { code?: string } }).cause?.code === '23505') {
+    if (input.idempotencyKey && databaseErrorCode(error) === '23505') {
       const existing = await orderWithKey(ctx.db, buyer, input.idempotencyKey);
       if (existing) return answerFor(ctx, existing);
     }
@@ -225,7 +235,8 @@ const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } a
 
 /**
  * Most orders of a rush: one line of a ticket type that is on sale, as this process saw the event a
- * moment ago, without a code, by a buyer signed in, with its answers if the ticket type asks any:
+ * moment ago, with no code or one without a limit per buyer, by a buyer signed in, with its answers
+ * if the ticket type asks any:
  * free, complete at once, or to pay, held. Made in one statement, with the orders arriving at the
  * same moment (order-batches.ts, place-order.ts), which checks again what it relies on; when it makes
  * nothing, or the database refuses it, the general path below decides and answers precisely.
@@ -233,7 +244,10 @@ const notInOneStatement = { orderId: null, quotaCounted: false, answer: null } a
 async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof CreateOrderInput>) {
   const none = { orderId: null, quotaCounted: false, answer: null } as const;
   const [line] = input.lines;
-  if (!line || input.lines.length > 1 || input.code) return none;
+  if (!line || input.lines.length > 1) return none;
+  // A wrong code is counted, and a code's limit per buyer checked, on the general path.
+  const code = input.code ? await recentCode(ctx.db, input.eventId, input.code) : null;
+  if (input.code && !code) return none;
   // Answers are checked against the event's questions as read a moment ago; the statement makes
   // nothing if they changed since. Wrong answers: the general path refuses them on a fresh read.
   const { questions, version: questionsVersion } = await recentQuestionSet(ctx.db, input.eventId);
@@ -251,7 +265,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
     sale.event.status !== 'published' ||
     sale.event.maxPerBuyer !== null ||
     !type ||
-    type.hidden ||
+    (code ? !fitsOneStatement(code, type, line.quantity, now) : type.hidden) ||
     type.maxPerBuyer !== null ||
     line.quantity > type.maxPerOrder ||
     (type.salesStart && now < type.salesStart) ||
@@ -264,6 +278,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
       db: ctx.db,
       sale,
       ticketTypeId: line.ticketTypeId,
+      code,
       heldPlacesLimit: ctx.config.ORDER_MAX_HELD_PLACES,
       request: {
         buyer: ctx.user,
@@ -273,6 +288,7 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
         quotas: orderAttemptQuotas(ctx, ctx.user),
         answers,
         questionsVersion,
+        codeQuota: code ? wrongCodesQuota(ctx.clientAddress) : null,
       },
     });
   } catch (error) {
@@ -311,12 +327,6 @@ async function tryInOneStatement(ctx: AuthedCallContext, input: z.output<typeof 
       : { orderId: placed.orderId, status: 'paid' as const, ticketCount: line.quantity, total: 0, holdExpiresAt: null },
   };
 }
-
-const databaseErrorCode = (error: unknown): string | undefined => {
-  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
-  const found = typeof code === 'string' ? code : cause?.code;
-  return typeof found === 'string' ? found : undefined;
-};
 
 /**
  * Each line names a ticket type of the event that is visible or that the order's code unlocks,

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database';
+import type { EventCode } from '../codes/codes.api';
 import type { SaleInfo } from '../events/events.api';
 import { placeOrders, type OrderOutcome, type OrderRequest } from './place-order';
 
@@ -15,13 +16,14 @@ interface Line {
   db: Db;
   sale: SaleInfo;
   ticketTypeId: string;
+  code: EventCode | null;
   heldPlacesLimit: number;
   running: boolean;
   waiting: Waiting[];
 }
 
 /**
- * Orders of one ticket type that arrive together are made together, in one statement
+ * Orders of one ticket type (with the same code, or none) that arrive together are made together, in one statement
  * (placeOrders): free orders complete, orders to pay as holds. While one statement runs for a
  * ticket type, the orders arriving meanwhile wait and go in the next one. So a quiet sale makes each
  * order at once, on its own, and a rush makes them by the hundred, with one commit and one turn on
@@ -37,18 +39,20 @@ export function placeOrder(input: {
   db: Db;
   sale: SaleInfo;
   ticketTypeId: string;
+  code: EventCode | null;
   heldPlacesLimit: number;
   request: OrderRequest;
 }) {
-  const key = `${input.sale.event.id} ${input.ticketTypeId}`;
+  const key = `${input.sale.event.id} ${input.ticketTypeId} ${input.code?.id ?? ''}`;
   let line = lines.get(key);
   if (!line) {
-    const { db, sale, ticketTypeId, heldPlacesLimit } = input;
-    line = { db, sale, ticketTypeId, heldPlacesLimit, running: false, waiting: [] };
+    const { db, sale, ticketTypeId, code, heldPlacesLimit } = input;
+    line = { db, sale, ticketTypeId, code, heldPlacesLimit, running: false, waiting: [] };
     lines.set(key, line);
   }
-  // The newest reading of the sale (at most a second old) for the next statement.
+  // The newest reading of the sale and the code (at most a second old) for the next statement.
   line.sale = input.sale;
+  line.code = input.code;
   line.db = input.db;
   const outcome = new Promise<OrderOutcome>((resolve, reject) => line.waiting.push({ request: input.request, resolve, reject }));
   if (!line.running) void run(key, line);
@@ -67,6 +71,7 @@ async function run(key: string, line: Line) {
           ticketTypeId: line.ticketTypeId,
           // The price of the newest reading: the statement makes nothing if the type's is another.
           price: line.sale.ticketTypes.get(line.ticketTypeId)?.price ?? 0,
+          code: line.code,
           heldPlacesLimit: line.heldPlacesLimit,
           requests: batch.map((one) => one.request),
         });

@@ -109,6 +109,8 @@ export function placedOrderResourceSql(input: {
   ticketTypeId: string;
   ticketTypeName: string;
   unitPrice: number;
+  discount: number;
+  codeId: string | null;
 }): SQL {
   const utcIso = (at: SQL) => sql`to_char(${at} at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
   return sql`jsonb_build_object(
@@ -117,6 +119,7 @@ export function placedOrderResourceSql(input: {
     'total', placed.total, 'refunded_amount', 0, 'currency', ${input.currency}::text,
     'lines', jsonb_build_array(jsonb_build_object(
       'id', placed.line_id, 'ticket_type_id', ${input.ticketTypeId}::text, 'ticket_type_name', ${input.ticketTypeName}::text,
-      'quantity', placed.quantity, 'unit_price', ${input.unitPrice}::int, 'discount', 0, 'code_id', null)),
+      'quantity', placed.quantity, 'unit_price', ${input.unitPrice}::int, 'discount', ${input.discount}::int,
+      'code_id', ${input.codeId}::text)),
     'hold_expires_at', ${utcIso(sql`placed.hold_expires_at`)}, 'created_at', ${utcIso(sql`now()`)}, 'time_zone', ${input.timeZone}::text)`;
 }

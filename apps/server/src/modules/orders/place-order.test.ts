@@ -1,5 +1,6 @@
 import { asc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCode } from '@admit/shared/codes';
 import { createOrder } from '@admit/shared/orders';
 import { createQuestion, type Answers } from '@admit/shared/questions';
 import { createPublishedEvent } from '../../testing/fixtures';
@@ -9,7 +10,9 @@ import { recentSaleInfo } from '../events/events.api';
 import { recentQuestionSet } from '../questions/questions.api';
 import { event, ticketType } from '../events/schema';
 import { ticket } from '../tickets/schema';
-import { quotaKey } from '../../platform/quotas/call-quota';
+import { consumeQuota, quotaKey } from '../../platform/quotas/call-quota';
+import { wrongCodesQuota, type EventCode } from '../codes/codes.api';
+import { eventCode } from '../codes/schema';
 import { placeOrders, type OrderRequest } from './place-order';
 import { order, orderActivity, orderLine } from './schema';
 
@@ -48,15 +51,21 @@ const request = (
     answers: options.answers ?? [],
     // Filled in by place(): the version of the event's questions as read then.
     questionsVersion: '',
+    codeQuota: null,
   };
 };
 
-async function place(eventId: string, ticketTypeId: string, requests: OrderRequest[], heldPlacesLimit = 20) {
+async function place(
+  eventId: string,
+  ticketTypeId: string,
+  requests: OrderRequest[],
+  { heldPlacesLimit = 20, code = null }: { heldPlacesLimit?: number; code?: EventCode | null } = {},
+) {
   const sale = (await recentSaleInfo(t.db, eventId))!;
   const price = sale.ticketTypes.get(ticketTypeId)!.price;
   const { version } = await recentQuestionSet(t.db, eventId);
   const read = requests.map((one) => ({ ...one, questionsVersion: one.questionsVersion || version }));
-  return placeOrders({ db: t.db, sale, ticketTypeId, price, heldPlacesLimit, requests: read });
+  return placeOrders({ db: t.db, sale, ticketTypeId, price, code, heldPlacesLimit, requests: read });
 }
 
 async function counts(eventId: string, ticketTypeId: string) {
@@ -143,6 +152,7 @@ describe('free orders made in one statement', () => {
       sale,
       ticketTypeId: ticketTypeIds[0]!,
       price: 0,
+      code: null,
       heldPlacesLimit: 20,
       requests: [{ ...request(1), questionsVersion: version }],
     });
@@ -233,8 +243,10 @@ describe('orders to pay made in one statement', () => {
       ticketTypes: [{ capacity: 50, price: 1000 }],
     });
     const type = ticketTypeIds[0]!;
-    expect((await place(eventId, type, [request(2)], 3))[0]!.orderId).not.toBeNull();
-    const outcomes = await place(eventId, type, [request(1), request(1), request(5, { buyer: 1 }), request(1, { buyer: 1 })], 3);
+    expect((await place(eventId, type, [request(2)], { heldPlacesLimit: 3 }))[0]!.orderId).not.toBeNull();
+    const outcomes = await place(eventId, type, [request(1), request(1), request(5, { buyer: 1 }), request(1, { buyer: 1 })], {
+      heldPlacesLimit: 3,
+    });
     // Bea held 2: one more makes 3, a fourth is over; Ben held none, so his first hold may be of 5,
     // but not the next one.
     expect(outcomes.map((one) => one.orderId !== null)).toEqual([true, false, true, false]);
@@ -259,6 +271,85 @@ describe('orders to pay made in one statement', () => {
     expect(statuses.filter((status) => status === 'resource-exhausted')).toHaveLength(7);
     const [places] = await t.db.select({ held: event.held, sold: event.sold }).from(event).where(eq(event.id, eventId));
     expect(places).toEqual({ held: 5, sold: 0 });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+});
+
+describe('orders with a code made in one statement', () => {
+  async function eventWithCode(code: Omit<Parameters<typeof t.call<typeof createCode>>[1], 'eventId'>, price = 2000) {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 20, price }] });
+    const created = await t.call(createCode, { eventId, ...code }, owner.cookie);
+    const [read] = await t.db.select().from(eventCode).where(eq(eventCode.id, created.body.result.codeId));
+    return { eventId, type: ticketTypeIds[0]!, code: read! };
+  }
+
+  it('take its discount off each ticket, keep it on the line and the timeline, and give no more tickets than its uses', async () => {
+    const { eventId, type, code } = await eventWithCode({ code: 'HALF', discount: { kind: 'percent', percent: 50 }, maxUses: 5 });
+    const outcomes = await place(eventId, type, [request(2), request(2, { buyer: 1 }), request(2, { buyer: 2 })], { code });
+    // 2 + 2 of the code's 5 uses; the third order's 2 do not fit, and the general path says why.
+    expect(outcomes.map((one) => [one.orderId !== null, one.total, one.soldOut])).toEqual([
+      [true, 2000, null],
+      [true, 2000, null],
+      [false, 0, null],
+    ]);
+    const orderId = outcomes[0]!.orderId!;
+    expect(await t.db.select().from(orderLine).where(eq(orderLine.orderId, orderId))).toMatchObject([
+      { quantity: 2, unitPrice: 1000, discount: 1000, codeId: code.id },
+    ]);
+    expect(await t.db.select().from(orderActivity).where(eq(orderActivity.orderId, orderId))).toMatchObject([
+      { kind: 'created', detail: { total: 2000, tickets: 2, code: 'HALF' } },
+    ]);
+    const second = await t.call(
+      createOrder,
+      { eventId, code: 'half', lines: [{ ticketTypeId: type, quantity: 2 }] },
+      buyers[2]!.cookie,
+    );
+    expect(second.body.error).toMatchObject({ status: 'failed-precondition', details: { reason: 'code-used-up', remaining: 1 } });
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('make nothing once the code changed since it was read, nor for an address that tried too many wrong codes', async () => {
+    const { eventId, type, code } = await eventWithCode({ code: 'TENOFF', discount: { kind: 'amount', amount: 1000 } });
+    await t.db.update(eventCode).set({ discountAmount: 500 }).where(eq(eventCode.id, code.id));
+    const changed = await place(eventId, type, [request(1)], { code });
+    expect(changed).toEqual([{ orderId: null, total: 0, holdExpiresAt: null, withinQuota: false, soldOut: null }]);
+
+    const [now] = await t.db.select().from(eventCode).where(eq(eventCode.id, code.id));
+    const guesser = wrongCodesQuota('198.51.100.9');
+    while ((await consumeQuota(t.db, guesser)) === null);
+    const outcomes = await place(
+      eventId,
+      type,
+      [
+        { ...request(1), codeQuota: guesser },
+        { ...request(1, { buyer: 1 }), codeQuota: wrongCodesQuota('198.51.100.10') },
+      ],
+      {
+        code: now!,
+      },
+    );
+    expect(outcomes.map((one) => [one.orderId !== null, one.total])).toEqual([
+      [false, 0],
+      [true, 1500],
+    ]);
+    expect(await dataInvariantViolations(t.db)).toEqual([]);
+  });
+
+  it('sell a hidden ticket type its code unlocks to exactly as many buyers as the code has uses, when they race for it', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 20 }] });
+    const hidden = ticketTypeIds[0]!;
+    await t.db.update(ticketType).set({ hidden: true }).where(eq(ticketType.id, hidden));
+    await t.call(createCode, { eventId, code: 'CREW', ticketTypeIds: [hidden], maxUses: 5 }, owner.cookie);
+    const racers = await Promise.all(Array.from({ length: 12 }, (_, index) => t.signUp(`Crew ${index + 1}`)));
+    const answers = await Promise.all(
+      racers.map((racer) =>
+        t.call(createOrder, { eventId, code: 'crew', lines: [{ ticketTypeId: hidden, quantity: 1 }] }, racer.cookie),
+      ),
+    );
+    const statuses: string[] = answers.map((answer) => answer.body.result?.status ?? answer.body.error?.details?.reason);
+    expect(statuses.filter((status) => status === 'paid')).toHaveLength(5);
+    expect(statuses.filter((status) => status === 'code-used-up')).toHaveLength(7);
+    expect(await counts(eventId, hidden)).toEqual({ event: 5, ticketType: 5, tickets: 5 });
     expect(await dataInvariantViolations(t.db)).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { personLabel } from '@admit/shared/people';
+import { discountOn } from '@admit/shared/codes';
 import type { Locale } from '@admit/shared/locales';
 import type { SoldOutDetails } from '@admit/shared/orders';
 import type { Answers } from '@admit/shared/questions';
@@ -7,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../platform/db/database';
 import { roomInStatement, takeRoomInStatement, type SaleInfo } from '../events/events.api';
 import { issueTicketsInStatement, newTicketCode } from '../tickets/tickets.api';
-import { countQuotaUsesInStatement, type Quota } from '../../platform/quotas/call-quota';
+import { countQuotaUsesInStatement, quotaUsedUpSql, type Quota } from '../../platform/quotas/call-quota';
+import { discountOf, lockCodeForStatement, type EventCode } from '../codes/codes.api';
 import { emitWebhooksInStatement } from '../webhooks/webhooks.api';
 import { questionsVersionSql } from '../questions/questions.api';
 import { enqueueInStatement } from '../../platform/jobs/in-statement';
@@ -25,6 +27,8 @@ export interface OrderRequest {
   /** Each ticket's answers, checked against the event's questions of `questionsVersion` (none when nothing is asked). */
   answers: readonly Answers[];
   questionsVersion: string;
+  /** With a code: the wrong codes its address has tried; while that quota is used up, its code is refused. */
+  codeQuota: Quota | null;
 }
 
 /**
@@ -61,20 +65,30 @@ export type OrderOutcome = {
  *   (their first hold, whatever its size): the statement counts their holds after the event's row is
  *   locked, in a transaction begun by that lock, so holds made meanwhile by other batches are seen.
  *
+ * With a `code`, every order of the batch uses it for all its tickets, at the price less its
+ * discount: the statement runs in the transaction that locks the event's row and then the code's,
+ * and gives the code's tickets while it has uses left. A request from an address that has tried too
+ * many wrong codes makes nothing (the general path refuses it, as it refuses every code then).
+ *
  * Each order is whole, and a batch of orders costs one commit and one turn on the hot rows instead of
  * one each. It relies on the event and ticket type as this process read them at most a second ago
- * (`sale`) and checks again what it relies on. See decisions 0034 and 0070.
+ * (`sale`), and on the code as read with the event's codes, and checks again what it relies on. See
+ * decisions 0034, 0070 and 0071.
  */
 export async function placeOrders(input: {
   db: Db;
   sale: SaleInfo;
   ticketTypeId: string;
   price: number;
+  code: EventCode | null;
   heldPlacesLimit: number;
   requests: readonly OrderRequest[];
 }): Promise<OrderOutcome[]> {
-  const { db, sale, ticketTypeId, price, requests } = input;
-  const held = price > 0;
+  const { db, sale, ticketTypeId, price, code, requests } = input;
+  // The code's discount as read; the statement runs only if the code's row still says the same.
+  const discount = code ? discountOn(price, discountOf(code)) : 0;
+  const unitPrice = price - discount;
+  const held = unitPrice > 0;
   const orderIds = requests.map(() => randomUUID());
   const tickets = held
     ? []
@@ -102,7 +116,9 @@ export async function placeOrders(input: {
       timeZone: sale.event.timeZone,
       ticketTypeId,
       ticketTypeName: sale.ticketTypes.get(ticketTypeId)?.name ?? '',
-      unitPrice: price,
+      unitPrice,
+      discount,
+      codeId: code?.id ?? null,
     }),
   };
   // A hold: the places the buyer holds already (signed in, or by their address), before this batch
@@ -119,15 +135,22 @@ export async function placeOrders(input: {
                      where o.event_id = ${eventId} and o.status = 'pending' and o.hold_expires_at > now()), 0)
           + coalesce(sum(r.quantity) over (partition by r.buyer_id order by r.position rows between unbounded preceding and 1 preceding), 0)`
     : sql`0`;
+  const codeQuota = requests.find((request) => request.codeQuota)?.codeQuota;
+  const codeRefused = codeQuota
+    ? sql`and not (r.code_quota_key is not null and ${quotaUsedUpSql(sql`r.code_quota_key`, codeQuota)})`
+    : sql``;
 
-  const statement = sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity, answers, questions_version) as (
+  const statement = (
+    usesLeft: number | null,
+  ) => sql`with request (position, order_id, buyer_id, buyer_name, email, locale, idempotency_key, quantity, answers, questions_version, code_quota_key) as (
     select * from unnest(
       ${column(requests.map((_, position) => position))}::int[], ${column(orderIds)}::text[],
       ${column(requests.map((request) => request.buyer.id))}::text[], ${column(requests.map((request) => personLabel(request.buyer)))}::text[],
       ${column(requests.map((request) => request.buyer.email))}::text[], ${column(requests.map((request) => request.locale))}::text[],
       ${column(requests.map((request) => request.idempotencyKey))}::text[], ${column(requests.map((request) => request.quantity))}::int[],
       ${column(requests.map((request) => JSON.stringify(request.answers)))}::jsonb[],
-      ${column(requests.map((request) => request.questionsVersion))}::text[])
+      ${column(requests.map((request) => request.questionsVersion))}::text[],
+      ${column(requests.map((request) => request.codeQuota?.key ?? null))}::text[])
   ),
   ${countQuotaUsesInStatement(uses)},
   eligible as (
@@ -138,13 +161,15 @@ export async function placeOrders(input: {
        ${withinHoldLimit}
        -- Its answers were checked against the event's questions as they still are.
        and r.questions_version = ${questionsVersionSql(eventId)}
+       ${codeRefused}
   ),
-  ${roomInStatement({ eventId, ticketTypeId, price })},
+  ${roomInStatement({ eventId, ticketTypeId, price, hiddenToo: code !== null })},
   placed as (
-    select eligible.*, gen_random_uuid()::text as line_id, eligible.quantity * ${price}::int as total,
+    select eligible.*, gen_random_uuid()::text as line_id, eligible.quantity * ${unitPrice}::int as total,
            ${held ? sql`now() + room.hold_minutes * interval '1 minute'` : sql`null::timestamptz`} as hold_expires_at
       from (select *, sum(quantity) over (order by position) as running_total from eligible) eligible, room
      where eligible.running_total <= room.places and eligible.quantity <= room.max_per_order
+       ${usesLeft === null ? sql`` : sql`and eligible.running_total <= ${usesLeft}::int`}
   ),
   ${takeRoomInStatement({ eventId, ticketTypeId, from: sql`placed`, as: held ? 'held' : 'sold' })},
   placed_order as (
@@ -154,12 +179,14 @@ export async function placeOrders(input: {
       from placed
   ),
   placed_line as (
-    insert into order_line (id, order_id, ticket_type_id, quantity, unit_price, answers)
-    select line_id, order_id, ${ticketTypeId}, quantity, ${price}::int, answers from placed
+    insert into order_line (id, order_id, ticket_type_id, quantity, unit_price, discount, code_id, answers)
+    select line_id, order_id, ${ticketTypeId}, quantity, ${unitPrice}::int, ${discount}::int, ${code?.id ?? null}::text, answers from placed
   ),
   placed_activity as (
     insert into order_activity (id, order_id, kind, detail)
-    select gen_random_uuid()::text, order_id, 'created', jsonb_build_object('total', total, 'tickets', quantity) from placed
+    select gen_random_uuid()::text, order_id, 'created',
+           jsonb_build_object('total', total, 'tickets', quantity) ${code ? sql`|| jsonb_build_object('code', ${code.code}::text)` : sql``}
+      from placed
   ),
   ${
     held
@@ -186,14 +213,18 @@ export async function placeOrders(input: {
          room.type_places - coalesce((select sum(quantity) from placed), 0) as type_left
     from request r left join placed p on p.position = r.position left join room on true`;
 
-  const rows = held
-    ? await db.transaction(async (tx) => {
-        // The event's row first, as every change of its places takes it; the statement begins after,
-        // so it counts the buyers' holds that other batches made before it.
-        await tx.execute(sql`select 1 from event where id = ${eventId} for update`);
-        return rowsOf(await tx.execute(statement));
-      })
-    : rowsOf(await db.execute(statement));
+  const rows =
+    held || code
+      ? await db.transaction(async (tx) => {
+          // The event's row first, as every change of its places takes it; the statement begins after,
+          // so it counts the buyers' holds and the code's uses that other batches made before it.
+          await tx.execute(sql`select 1 from event where id = ${eventId} for update`);
+          const locked = code ? await lockCodeForStatement(tx, code) : null;
+          // The code changed or stopped working: nothing made, every order takes the general path.
+          if (code && !locked) return [];
+          return rowsOf(await tx.execute(statement(locked?.usesLeft ?? null)));
+        })
+      : rowsOf(await db.execute(statement(null)));
   const byPosition = new Map(rows.map((row) => [Number(row.position), row]));
   return requests.map((request, position) => {
     const row = byPosition.get(position);

@@ -24,15 +24,21 @@ export class CallableError extends Error {
 
 const connectionErrorCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P03']);
 
+/** A database failure's code (SQLSTATE, or the connection's), from the driver's error or the one it wraps. */
+export function databaseErrorCode(error: unknown): string | undefined {
+  const { code, cause } = (error ?? {}) as { code?: unknown; cause?: { code?: unknown } };
+  const found = typeof code === 'string' ? code : cause?.code;
+  return typeof found === 'string' ? found : undefined;
+}
+
 /**
  * What a database failure means to the caller: a dropped or refused connection is `unavailable`
  * (retry is safe), a serialization failure or deadlock is `aborted`, a unique violation
  * `already-exists`. Anything else is a bug and stays `internal`.
  */
 export function callableErrorFromDatabase(error: unknown): CallableError | undefined {
-  const code =
-    (error as { code?: unknown; cause?: { code?: unknown } }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  if (typeof code !== 'string') return undefined;
+  const code = databaseErrorCode(error);
+  if (code === undefined) return undefined;
   if (connectionErrorCodes.has(code) || code.startsWith('08'))
     return new CallableError('unavailable', 'The database is unavailable; try again');
   if (code === '40001' || code === '40P01') return new CallableError('aborted', 'A concurrent change conflicted; try again');
