@@ -6,6 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { formatMoment } from '../../lib/dates';
 import { formatMoney } from '../../lib/money';
+import { useTakenOver } from '../../lib/taken-over';
 import plainField from '../../lib/plain-field.module.css';
 import classes from './ticket-picker.module.css';
 
@@ -73,6 +74,7 @@ export function TicketTypeRow({
   soldOut?: ReactNode;
 }) {
   const intl = useIntl();
+  const takenOver = useTakenOver();
   const soldOut = type.remaining === 0 && sales === 'open';
   // Nobody waits for them (the server offers them to the waiting list first): they are for anyone.
   const resold = soldOut && type.resale > 0;
@@ -167,7 +169,8 @@ export function TicketTypeRow({
             min={0}
             max={max}
             step={1}
-            disabled={(soldOut && !resold) || !onSale}
+            // What is typed before the page is taken over would be lost: the field waits until then.
+            disabled={(soldOut && !resold) || !onSale || !takenOver}
           />
         )}
       </Group>
