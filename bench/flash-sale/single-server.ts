@@ -177,7 +177,7 @@ export async function paidHolds(
     eventId: discounted.eventId,
     code: 'PRESALE',
     discount: { kind: 'percent', percent: 20 },
-    maxUses: 1_000_000,
+    maxUses: 100_000,
   });
   const withCode = () => orderRequest(discounted, run.nextBuyer(), target.signIn, undefined, 'presale');
   await warmUp(run, target, discounted, 3, withCode);
