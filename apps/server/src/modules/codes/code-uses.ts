@@ -163,8 +163,7 @@ export async function takeCodeUses(
 /** A new order's code works now, has its tickets, and still prices them as they were priced. */
 function requireNewOrderFits(code: EventCode, input: { quantity: number; priced: EventCode; timeZone: string }) {
   requireWorksNow(code, input.timeZone);
-  const pricing = (row: EventCode) => JSON.stringify([row.ticketTypeIds, row.discountPercent, row.discountAmount]);
-  if (pricing(code) !== pricing(input.priced))
+  if (pricingOf(code) !== pricingOf(input.priced))
     throw new CallableError('aborted', 'The code changed while the order was made: try again', { reason: 'code-changed' });
   if (input.quantity < code.minQuantity)
     throw new CallableError('failed-precondition', `This code needs at least ${code.minQuantity} tickets in one order`, {
@@ -172,6 +171,9 @@ function requireNewOrderFits(code: EventCode, input: { quantity: number; priced:
       minQuantity: code.minQuantity,
     });
 }
+
+/** What prices an order with the code (its types and its discount), to compare two readings of it. */
+export const pricingOf = (code: EventCode) => JSON.stringify([code.ticketTypeIds, code.discountPercent, code.discountAmount]);
 
 /** Whether an error is a code's limit refusing (the order cannot be made with it as it is). */
 export function isCodeLimit(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../platform/db/database';
-import { codeAppliesTo, usesOf, worksAt, type EventCode } from './code-uses';
+import { codeAppliesTo, pricingOf, usesOf, worksAt, type EventCode } from './code-uses';
 import { eventCode } from './schema';
 
 // Orders with a code made in one statement with others (orders/place-order.ts, decision 0071): the
@@ -43,23 +43,26 @@ export function fitsOneStatement(code: EventCode, type: { id: string; hidden: bo
 
 /**
  * Locks the code's row for a statement making orders with it, after the event's (as takeCodeUses
- * does), and answers how many uses it has left (null: no limit), counted after the lock so that
- * every order made with it before is seen. Null when the code changed since `read` in what the
- * statement relies on, or stopped working: its orders then take the general path.
+ * does), and answers how many uses it has left (`usesLeft` null: no limit), counted after the lock
+ * so that every order made with it before is seen. Null when the code changed since `read` in what
+ * the statement relies on (its pricing, its minimum, its limit per buyer), or stopped working: its
+ * orders then take the general path.
  */
-export async function lockCodeForStatement(
-  tx: Tx,
-  read: EventCode,
-): Promise<{ code: EventCode; usesLeft: number | null } | null> {
+export async function lockCodeForStatement(tx: Tx, read: EventCode): Promise<{ usesLeft: number | null } | null> {
   const [code] = await tx
     .select()
     .from(eventCode)
     .where(and(eq(eventCode.id, read.id), eq(eventCode.eventId, read.eventId)))
     .for('update');
-  const relied = (row: EventCode) =>
-    JSON.stringify([row.ticketTypeIds, row.discountPercent, row.discountAmount, row.minQuantity, row.maxPerBuyer]);
-  if (!code || relied(code) !== relied(read) || !worksAt(code, new Date())) return null;
-  if (code.maxUses === null) return { code, usesLeft: null };
+  if (
+    !code ||
+    pricingOf(code) !== pricingOf(read) ||
+    code.minQuantity !== read.minQuantity ||
+    code.maxPerBuyer !== read.maxPerBuyer ||
+    !worksAt(code, new Date())
+  )
+    return null;
+  if (code.maxUses === null) return { usesLeft: null };
   const used = (await usesOf(tx, [code.id])).get(code.id) ?? 0;
-  return { code, usesLeft: Math.max(0, code.maxUses - used) };
+  return { usesLeft: Math.max(0, code.maxUses - used) };
 }

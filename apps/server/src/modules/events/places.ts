@@ -220,8 +220,9 @@ export function sellHeldPlaces(tx: Tx, input: { eventId: string; lines: readonly
  * many orders of one ticket type at a time). `room` locks the event's row and the ticket type's (for
  * update) and says how many places both still have and how long the event's holds last, while the
  * event is on sale and the ticket type is still what the caller saw (its price, visible unless
- * `hiddenToo` (orders with a code that unlocks it), on sale now, with no limit per buyer: counting a buyer's other orders needs a statement that starts after
- * the lock, orders/order-quotas.ts; with nobody on its waiting list). The caller decides which
+ * `hiddenToo` (orders with a code that unlocks it), on sale now, with no limit per buyer: counting
+ * a buyer's other orders needs a statement that starts after the lock, orders/order-quotas.ts; with
+ * nobody on its waiting list). The caller decides which
  * orders fit in `room.places`; `takeRoomInStatement` then counts their places on both rows. The
  * capacity check constraints stay the last word: a statement that would oversell fails whole.
  */

@@ -23,9 +23,9 @@ interface Line {
 }
 
 /**
- * Orders of one ticket type (with the same code, or none) that arrive together are made together, in one statement
- * (placeOrders): free orders complete, orders to pay as holds. While one statement runs for a
- * ticket type, the orders arriving meanwhile wait and go in the next one. So a quiet sale makes each
+ * Orders of one ticket type (with the same code, or none) that arrive together are made together,
+ * in one statement (placeOrders): free orders complete, orders to pay as holds. While one statement
+ * runs for a ticket type, the orders arriving meanwhile wait and go in the next one. So a quiet sale makes each
  * order at once, on its own, and a rush makes them by the hundred, with one commit and one turn on
  * the hot rows for each hundred instead of one for each order: the rate is no longer bound by how
  * many commits a second the database can do. Each order is still all or nothing for its buyer. Only
