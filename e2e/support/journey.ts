@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { accessibilityViolations } from './accessibility';
 import { freePort, startAdmit, type AdmitServer } from './admit-server';
 import { launchChromium, newPage } from './browser';
@@ -45,7 +45,7 @@ export interface Journey {
 
 /**
  * Sets up one journey through hooks of the calling `describe`: the server started from the built app on
- * a free port with a fresh data dir, Chromium launched for the first page, and afterwards everything
+ * a free port with a fresh data dir (a copy of the migrated, empty template), Chromium launched for the first page, and afterwards everything
  * closed and the data dir deleted.
  */
 export function useJourney(options: JourneyOptions = {}): Journey {
@@ -72,6 +72,8 @@ export function useJourney(options: JourneyOptions = {}): Journey {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'admit-e2e-'));
+    // A migrated database with nothing in it, as a first start leaves it (support/global-setup.ts).
+    cpSync(inject('dataDirTemplate'), dataDir, { recursive: true });
     port = await freePort();
     env = typeof options.env === 'function' ? await options.env({ port }) : (options.env ?? {});
     await startServer();

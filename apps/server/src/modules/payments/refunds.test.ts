@@ -559,7 +559,10 @@ describe('refunds through Stripe (the real SDK on the local stand-in)', () => {
     expect(await h.refundsOf(paid.orderId)).toMatchObject([{ id: body.result.refundId, status: 'failed' }]);
     // The ticket stays void (its place may be sold again already); the timeline tells the organizer.
     expect(await h.orderRow(paid.orderId)).toMatchObject({ status: 'partially_refunded', refundedAmount: 0 });
-    expect((await h.activityOf(paid.orderId)).at(-1)).toMatchObject({ kind: 'refund_failed', detail: { amount: 2500 } });
+    // The refund's email may be logged before or after, so the line is looked for, not taken as the last.
+    expect(await h.activityOf(paid.orderId)).toContainEqual(
+      expect.objectContaining({ kind: 'refund_failed', detail: expect.objectContaining({ amount: 2500 }) }),
+    );
   });
 
   it('knows nothing of a payment that is not one of its orders', async () => {
