@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { scanTicket } from '@admit/shared/checkin';
 import { createOrder } from '@admit/shared/orders';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPublishedEvent } from '../../testing/fixtures';
 import { watch } from '../../testing/live-watch';
 import { createTestApp, type TestApp } from '../../testing/test-app';
+import { doorQuestionsTopic } from '../questions/questions.api';
 import { ticket } from '../tickets/schema';
 
 // The door's attendee list can hold tens of thousands of tickets. After its first snapshot, an
@@ -77,6 +78,35 @@ describe("the door's attendee list", () => {
       expect(list.rows().find((row) => row.id === unannounced.id)?.holderName).toBe('Bea Buyer');
     } finally {
       list.close();
+    }
+  });
+
+  it('tells both devices of one person of a scan after they read the whole list together', async () => {
+    const { eventId, ticketTypeIds } = await createPublishedEvent(t, owner.cookie, { ticketTypes: [{ capacity: 100 }] });
+    await t.call(createOrder, { eventId, lines: [{ ticketTypeId: ticketTypeIds[0]!, quantity: 3 }] }, buyer.cookie);
+    await announcementsDelivered();
+    const doors = [
+      await watch(url, 'checkin.attendees', { eventId }, owner.cookie),
+      await watch(url, 'checkin.attendees', { eventId }, owner.cookie),
+    ];
+    try {
+      // A change that names no rows: both devices read the whole list again, in one shared read.
+      const [scanned, renamed] = doors[0]!.rows();
+      await t.db.update(ticket).set({ holderName: 'Read Again' }).where(eq(ticket.id, renamed.id));
+      await t.db.execute(sql`select pg_notify('admit_changes', ${doorQuestionsTopic(eventId)})`);
+      for (const door of doors)
+        await expect.poll(() => door.rows().find((row) => row.id === renamed.id)?.holderName).toBe('Read Again');
+
+      const answer = await t.call(
+        scanTicket,
+        { eventId, code: scanned.code, device: 'Door 1', scannedAt: new Date().toISOString(), idempotencyKey: randomUUID() },
+        owner.cookie,
+      );
+      expect(answer.body.result.result).toBe('accepted');
+      for (const door of doors)
+        await expect.poll(() => door.rows().find((row) => row.id === scanned.id)?.checkedInDevice).toBe('Door 1');
+    } finally {
+      for (const door of doors) door.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import type { WebSocket } from 'ws';
 import type { SessionUser } from '../auth/auth';
 import type { LiveContext, LiveQuery } from './live-query';
 import type { TopicChanges } from './topic-keys';
+import type { SentRows } from './shared-changes';
 
 // The state the live hub keeps per socket and per subscription, and what it tells the browser.
 
@@ -18,7 +19,8 @@ export interface Subscription {
   socket: Connection;
   query: LiveQuery;
   params: unknown;
-  rows: Map<string, string>;
+  /** What the subscriber has; never changed in place, as other subscribers may hold the same (shared-changes.ts). */
+  rows: SentRows;
   topics: Set<string>;
   version: number;
   running: boolean;

@@ -1,5 +1,5 @@
 import { callableErrorBody, fieldIssuesOf } from '@admit/shared/callable';
-import type { LiveRow, LiveServerMessage } from '@admit/shared/live';
+import type { LiveServerMessage } from '@admit/shared/live';
 import { LiveClientMessage } from '@admit/shared/live';
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,9 +11,9 @@ import { SocketAdmission, type LiveLimits } from './live-limits';
 import type { LiveContext, LiveQuery } from './live-query';
 import { ChangeAnnouncer, changesChannel } from './change-announcer';
 import { liveCloseCodes, type Connection, type LiveSession, type Subscription } from './live-connections';
-import { rowChanges } from './row-changes';
 import { addToSet, removeFromSet } from '../set-index';
-import { SharedLoads } from './shared-loads';
+import { SharedChanges, rowsJson, type Outcome } from './shared-changes';
+import { SharedLoads, type LoadedRows } from './shared-loads';
 import { addChange, splitTopic, topicWithKeys, type TopicChanges } from './topic-keys';
 
 export { liveCloseCodes, type LiveSession } from './live-connections';
@@ -30,7 +30,8 @@ const accessChannel = 'admit_access';
  * published by any server instance (PostgreSQL LISTEN/NOTIFY carries the topics between them).
  * Longer than most files on purpose: sockets, their subscriptions and the reads they share are one
  * piece of state, and splitting the class would spread it; what stands apart is in its own files
- * (change-announcer.ts, row-changes.ts, topic-keys.ts, live-limits.ts, shared-loads.ts).
+ * (change-announcer.ts, row-changes.ts, topic-keys.ts, live-limits.ts, shared-loads.ts,
+ * shared-changes.ts).
  */
 export class LiveHub {
   private readonly queries = new Map<string, LiveQuery>();
@@ -39,6 +40,7 @@ export class LiveHub {
   private unlisten: (() => Promise<void>) | undefined;
   private versionClock = 0;
   private readonly loads = new SharedLoads();
+  private readonly changes = new SharedChanges();
   private readonly bySession = new Map<string, Set<Connection>>();
   private readonly byUser = new Map<string, Set<Connection>>();
   private readonly admission: SocketAdmission;
@@ -302,10 +304,9 @@ export class LiveHub {
 
   private async load(subscription: Subscription, keys: Map<string, string[]> | null) {
     const { query, socket: connection } = subscription;
-    let rows: LiveRow[];
-    let next: Map<string, string>;
+    let loaded: LoadedRows;
     try {
-      ({ rows, next } = await this.loads.read(query, subscription.params, connection.ctx, keys));
+      loaded = await this.loads.read(query, subscription.params, connection.ctx, keys);
     } catch (error) {
       if (subscription.closed) return;
       const known = error instanceof CallableError ? error : callableErrorFromDatabase(error);
@@ -320,33 +321,40 @@ export class LiveHub {
       return;
     }
     if (subscription.closed) return;
-    if (keys) return this.sendKeyedChanges(subscription, rows, next);
-    this.setTopics(subscription, query.topics(subscription.params, rows, connection.ctx));
+    // The rows read by their keys: each one new or changed is sent, nothing is removed or reordered.
+    if (keys) return this.sendChanges(subscription, this.changes.keyed(subscription.rows, loaded));
+    this.setTopics(subscription, query.topics(subscription.params, loaded.rows, connection.ctx));
 
     if (subscription.version === 0) {
-      subscription.rows = next;
+      subscription.rows = loaded.next;
       subscription.version = this.nextVersion();
-      this.send(connection, { type: 'snapshot', id: subscription.id, rows, version: subscription.version });
+      const { id, version } = subscription;
+      this.sendJson(
+        connection,
+        () => `{"type":"snapshot","id":${JSON.stringify(id)},"rows":${rowsJson(loaded)},"version":${version}}`,
+      );
       return;
     }
-    // Rows keep the query's order: when it moved (not merely grew at the end), the new order goes along.
-    const changes = rowChanges(subscription.rows, rows, next);
-    subscription.rows = next;
-    if (!changes) return;
-    subscription.version = this.nextVersion();
-    this.send(connection, { type: 'changes', id: subscription.id, ...changes, version: subscription.version });
+    this.sendChanges(subscription, this.changes.whole(subscription.rows, loaded));
   }
 
-  /** The rows read by their keys: each one new or changed is sent, nothing is removed or reordered. */
-  private sendKeyedChanges(subscription: Subscription, rows: LiveRow[], next: Map<string, string>) {
-    const upserts = rows.filter((row) => subscription.rows.get(row.id) !== next.get(row.id));
-    if (upserts.length === 0) return;
-    for (const row of upserts) subscription.rows.set(row.id, next.get(row.id)!);
+  /** Moves a subscription to the rows a read left it with, and sends what changed (the same JSON its co-subscribers get). */
+  private sendChanges(subscription: Subscription, outcome: Outcome) {
+    subscription.rows = outcome.rows;
+    if (!outcome.changes) return;
     subscription.version = this.nextVersion();
-    this.send(subscription.socket, { type: 'changes', id: subscription.id, upserts, removes: [], version: subscription.version });
+    const { id, version } = subscription;
+    this.sendJson(
+      subscription.socket,
+      () => `{"type":"changes","id":${JSON.stringify(id)},${outcome.changes},"version":${version}}`,
+    );
   }
 
   private send(connection: Connection, message: LiveServerMessage) {
+    this.sendJson(connection, () => JSON.stringify(message));
+  }
+
+  private sendJson(connection: Connection, json: () => string) {
     const { socket } = connection;
     if (connection.closed || socket.readyState !== socket.OPEN) return;
     // Backpressure, checked before the message is even built: a client that does not read (or reads
@@ -359,7 +367,7 @@ export class LiveHub {
       this.close(connection, liveCloseCodes.tryAgainLater, 'Too much unread data; reconnect later');
       return;
     }
-    const data = Buffer.from(JSON.stringify(message));
+    const data = Buffer.from(json());
     connection.largestMessageBytes = Math.max(connection.largestMessageBytes, data.length);
     socket.send(data, { binary: false });
   }
