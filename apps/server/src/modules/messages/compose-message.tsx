@@ -1,5 +1,5 @@
 import type { Locale } from '@admit/shared/locales';
-import { Text } from '@react-email/components';
+import { Text } from '@react-email/text';
 import { mailIntl, renderEmailParts } from '../../platform/mail/compose';
 import { EmailFrame, emailStyles, type EmailImage } from '../../platform/mail/email-frame';
 import { formatEventStart } from '../../platform/mail/formats';

@@ -1,5 +1,12 @@
 import { directionOf, isLocale } from '@admit/shared/locales';
-import { Column, Heading, Hr, Img, Link, Row, Section, Text } from '@react-email/components';
+import { Column } from '@react-email/column';
+import { Heading } from '@react-email/heading';
+import { Hr } from '@react-email/hr';
+import { Img } from '@react-email/img';
+import { Link } from '@react-email/link';
+import { Row } from '@react-email/row';
+import { Section } from '@react-email/section';
+import { Text } from '@react-email/text';
 import { Fragment } from 'react';
 import { EmailFrame, emailStyles, type EmailImage } from '../../platform/mail/email-frame';
 

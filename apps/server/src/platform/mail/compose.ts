@@ -1,5 +1,5 @@
 import { createIntl, createIntlCache, type IntlShape } from '@formatjs/intl';
-import { toPlainText } from '@react-email/components';
+import { toPlainText } from '@react-email/render';
 import {
   acceptLanguageTags,
   directionOf,
