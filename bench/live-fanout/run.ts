@@ -277,16 +277,26 @@ async function throughputRun(run: Run, roundNumber: number, live: boolean) {
   const load = await orderLoad(run.a.url, sale, run.buyers);
   const { serverCores, postgresCores, machineBusyCores } = cpuBetween(serverBefore, sampleCpu(run.a.process.pid!));
   const listenersProcessCores = cpuBetween(listenersBefore, sampleCpu(run.listeners.pid)).serverCores;
-  const cpu = { serverCores, postgresCores, listenersProcessCores, machineBusyCores };
+  // The server's CPU in all, and per order made: what the same orders cost with no one watching is the
+  // baseline that the cost of each change delivered is measured against (throughput()).
+  const serverCpuMs = serverCores * load.seconds * 1000;
+  const cpu = {
+    serverCores,
+    postgresCores,
+    listenersProcessCores,
+    machineBusyCores,
+    serverCpuMsPerOrder: round(serverCpuMs / Math.max(1, load.completed), 3),
+  };
   let liveFigures = null;
   if (opened) {
     // Let the last changes arrive before counting what the listeners saw.
     await sleep(2_000);
     const collected = await run.listeners.request({ type: 'collect' }, 'collected');
     await run.listeners.request({ type: 'close' }, 'closed');
-    const changesPerListener = collected.receipts.reduce((sum, receipts) => sum + receipts.at.length, 0) / listenerCount;
+    const delivered = collected.receipts.reduce((sum, receipts) => sum + receipts.at.length, 0);
     liveFigures = {
-      changesPerListenerPerSecond: round(changesPerListener / load.seconds),
+      delivered,
+      changesPerListenerPerSecond: round(delivered / listenerCount / load.seconds),
       staleness: stalenessDuringLoad(load.committedAt, collected.receipts, opened.remaining),
       listenerErrors: collected.errors,
     };
@@ -322,8 +332,15 @@ async function throughput(run: Run) {
     const [off, on] = runs.filter((result) => result.round === index + 1);
     return round(on!.perSecond / off!.perSecond, 3);
   });
+  // The server's CPU beyond what its orders cost live off (same round), per change a listener got.
+  const serverCpuMsPerDeliveredChange = Array.from({ length: rounds }, (_, index) => {
+    const [off, on] = runs.filter((result) => result.round === index + 1);
+    const beyondOrders = (on!.cpu.serverCpuMsPerOrder - off!.cpu.serverCpuMsPerOrder) * on!.completed;
+    return round(beyondOrders / Math.max(1, on!.liveFigures!.delivered), 4);
+  });
   console.log(
-    `throughput: live off ${mean(false)} orders/s, live on ${mean(true)} orders/s: ratio ${ratio} (per round ${perRound.join(', ')}; target ≥ ${targets.throughputRatio})`,
+    `throughput: live off ${mean(false)} orders/s, live on ${mean(true)} orders/s: ratio ${ratio} (per round ${perRound.join(', ')}; target ≥ ${targets.throughputRatio}); ` +
+      `server CPU per change delivered ${serverCpuMsPerDeliveredChange.join(', ')} ms`,
   );
   return {
     connections,
@@ -333,6 +350,7 @@ async function throughput(run: Run) {
     liveOnPerSecond: mean(true),
     ratio,
     ratioPerRound: perRound,
+    serverCpuMsPerDeliveredChange,
     meetsTarget: ratio >= targets.throughputRatio,
     runs,
   };
