@@ -19,8 +19,9 @@ import { refund } from '../payments/schema';
 // Rows written before the entrances had length limits may hold names of any length: an account
 // named with 900,004 characters once made the PDF of its 10 tickets block the event loop for 37 s
 // and its confirmation email weigh 9.7 MB. Renderers show a bounded part of each value (decision
-// 0031). The time of a render is compared with the same order's render under ordinary names in
-// the same process: a check that the work no longer grows with the name, not a speed measure.
+// 0031). The time of a render is compared with the render of the same order under ordinary names
+// (another order, made alike), in the same process and in turn: a check that the work no longer
+// grows with the name, not a speed measure.
 
 let t: TestApp;
 let owner: Awaited<ReturnType<TestApp['signUp']>>;
@@ -85,35 +86,41 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
   return performance.now() - start;
 }
 
-/** The median of five timings of `work`, after one run that warms it up. */
-async function medianTime(work: () => Promise<unknown>): Promise<number> {
-  await work();
-  const times: number[] = [];
-  for (let run = 0; run < 5; run++) times.push(await timed(work));
-  return times.sort((a, b) => a - b)[2]!;
-}
-
 /**
- * The best of up to five timings of `work`, stopping at the first within `bound`: on a machine
- * shared with other work (the suites run side by side), noise only ever slows a run down. A run
- * more than twenty times over the bound is not noise, and is not tried again.
+ * How much slower `long` is than `ordinary`, by the best time of each, timed in turn (ordinary,
+ * long, ordinary, …) after one run of each that warms them up, up to seven times each: on a
+ * machine shared with other work (the suites run side by side) noise only ever slows a run down,
+ * and timed in turn both meet the same machine. It stops once the ratio is within `bound`; a ratio
+ * more than twenty times over it is not noise, and is not tried again.
  */
-async function bestTime(work: () => Promise<unknown>, bound: number): Promise<number> {
-  let best = await timed(work);
-  for (let run = 1; run < 5 && best > bound && best <= 20 * bound; run++) best = Math.min(best, await timed(work));
-  return best;
+async function ratioOfBestTimes(ordinary: () => Promise<unknown>, long: () => Promise<unknown>, bound: number) {
+  await ordinary();
+  await long();
+  let bestOrdinary = Number.POSITIVE_INFINITY;
+  let bestLong = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 7; run++) {
+    bestOrdinary = Math.min(bestOrdinary, await timed(ordinary));
+    bestLong = Math.min(bestLong, await timed(long));
+    const ratio = bestLong / bestOrdinary;
+    if (ratio <= bound || ratio > 20 * bound) break;
+  }
+  return bestLong / bestOrdinary;
 }
 
 describe('an order whose buyer and ticket holders have 900,004-character names', () => {
   it('downloads as a PDF no larger and at most 3 times slower than with ordinary names, each holder shown in 200 characters', async () => {
+    const ordinary = await paidOrderOfTen();
     const { orderId, cookie } = await paidOrderOfTen();
-    const download = () => t.app.inject({ method: 'GET', url: `/files/orders/${orderId}/tickets.pdf`, headers: { cookie } });
-    const ordinaryBytes = (await download()).rawPayload.length;
-    const ordinaryTime = await medianTime(download);
-
     await giveLongNames(orderId);
+    const download = (of: { orderId: string; cookie: string }) =>
+      t.app.inject({ method: 'GET', url: `/files/orders/${of.orderId}/tickets.pdf`, headers: { cookie: of.cookie } });
+    const ordinaryBytes = (await download(ordinary)).rawPayload.length;
     let response: Awaited<ReturnType<typeof download>> | undefined;
-    const time = await bestTime(async () => (response = await download()), 3 * ordinaryTime);
+    const slower = await ratioOfBestTimes(
+      () => download(ordinary),
+      async () => (response = await download({ orderId, cookie })),
+      3,
+    );
 
     expect(response!.statusCode).toBe(200);
     const pages = await pdfPagesText(new Uint8Array(response!.rawPayload));
@@ -125,20 +132,23 @@ describe('an order whose buyer and ticket holders have 900,004-character names',
       expect(page.length).toBeLessThan(1_000);
     }
     expect(response!.rawPayload.length).toBeLessThan(ordinaryBytes * 1.2);
-    expect(time / ordinaryTime).toBeLessThanOrEqual(3);
+    expect(slower).toBeLessThanOrEqual(3);
   });
 
   it('is confirmed by an email under 200 KB, at most 3 times slower than with ordinary names, each name shown in 200 characters', async () => {
+    const ordinary = await paidOrderOfTen();
     const { orderId, buyer } = await paidOrderOfTen();
-    // Each render is sent: the key that makes a confirmation go out once is cleared before each.
-    const send = async () => {
-      await t.db.delete(sentEmail).where(eq(sentEmail.key, `order-confirmation:${orderId}`));
-      return sendOrderConfirmation(deps, orderId);
-    };
-    const ordinaryTime = await medianTime(send);
-
     await giveLongNames(orderId);
-    const time = await bestTime(send, 3 * ordinaryTime);
+    // Each render is sent: the key that makes a confirmation go out once is cleared before each.
+    const send = async (id: string) => {
+      await t.db.delete(sentEmail).where(eq(sentEmail.key, `order-confirmation:${id}`));
+      return sendOrderConfirmation(deps, id);
+    };
+    const slower = await ratioOfBestTimes(
+      () => send(ordinary.orderId),
+      () => send(orderId),
+      3,
+    );
 
     const message = await t.lastMessageTo(buyer.email);
     expect(message.text).toContain(`Hello ${shownName},`);
@@ -151,7 +161,7 @@ describe('an order whose buyer and ticket holders have 900,004-character names',
       Buffer.byteLength(message.html ?? '') +
       message.attachments.reduce((sum, attachment) => sum + attachment.contentBase64.length, 0);
     expect(bytes).toBeLessThan(200_000);
-    expect(time / ordinaryTime).toBeLessThanOrEqual(3);
+    expect(slower).toBeLessThanOrEqual(3);
   });
 
   it('gets a refund email that shows 200 characters of a stored event title and 500 of a stored reason', async () => {
