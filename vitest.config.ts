@@ -16,9 +16,6 @@ const serverProject = (name: string, databaseUrl: string): TestProjectInlineConf
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     },
     globalSetup: ['apps/server/src/testing/global-setup.ts'],
-    // The files of a worker share one module registry: the server is imported once, not once per
-    // file (decision 0072). Each file still has its own database and app.
-    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
