@@ -45,8 +45,8 @@ export interface Journey {
 
 /**
  * Sets up one journey through hooks of the calling `describe`: the server started from the built app on
- * a free port with a fresh data dir (a copy of the migrated, empty template), Chromium launched for the first page, and afterwards everything
- * closed and the data dir deleted.
+ * a free port with a fresh data dir (a copy of the migrated, empty template), Chromium launched for
+ * the first page, and afterwards everything closed and the data dir deleted.
  */
 export function useJourney(options: JourneyOptions = {}): Journey {
   let dataDir = '';
