@@ -14,7 +14,8 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
  * with the elements it found it on: empty when there are none.
  */
 export async function accessibilityViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
+  // Once per document: a page that has not navigated since the last audit still has it.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axeSource);
   const results = await page.evaluate(
     (tags) =>
       (window as unknown as { axe: { run(options: unknown): Promise<AxeResults> } }).axe.run({

@@ -125,7 +125,7 @@ export async function buildApp(options: BuildAppOptions) {
     return sendError(reply, 'internal', `Internal error (request ${request.id})`);
   });
 
-  const { payments, mailer, sms, storage } = createServices(config, database, { payments: options.payments });
+  const { payments, mailer, sms, storage } = await createServices(config, database, { payments: options.payments });
   // Stripe.js (only ever loaded at the payment step) needs its script, frames and API allowed.
   const stripeCsp = payments.kind === 'stripe';
 

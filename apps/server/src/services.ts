@@ -4,20 +4,20 @@ import { storageFromConfig } from './platform/files/storage';
 import { createMailer } from './platform/mail/mailer';
 import type { PaymentProvider } from './platform/payments/payment-provider';
 import { createSandboxProvider } from './platform/payments/sandbox-provider';
-import { createStripeProvider } from './platform/payments/stripe-provider';
 import { createSmsSender } from './platform/sms/sms-sender';
 
 /**
  * The parts that talk to the outside world, as the configuration names them: the web process and
- * the worker process (worker.ts) build the same ones.
+ * the worker process (worker.ts) build the same ones. Stripe's SDK and S3's are loaded only by a
+ * process configured for them.
  */
-export function createServices(config: Config, database: Database, options: { payments?: PaymentProvider } = {}) {
+export async function createServices(config: Config, database: Database, options: { payments?: PaymentProvider } = {}) {
   // Stripe when its keys are set (config.ts requires them in production), else the sandbox.
   const stripeApi = config.STRIPE_API_URL ? new URL(config.STRIPE_API_URL) : null;
   const payments =
     options.payments ??
     (config.STRIPE_SECRET_KEY
-      ? createStripeProvider({
+      ? (await import('./platform/payments/stripe-provider')).createStripeProvider({
           secretKey: config.STRIPE_SECRET_KEY,
           publishableKey: config.STRIPE_PUBLISHABLE_KEY!,
           webhookSecret: config.STRIPE_WEBHOOK_SECRET,
@@ -43,5 +43,5 @@ export function createServices(config: Config, database: Database, options: { pa
         }
       : undefined,
   });
-  return { payments, mailer, sms, storage: storageFromConfig(config) };
+  return { payments, mailer, sms, storage: await storageFromConfig(config) };
 }

@@ -28,7 +28,7 @@ async function main() {
     directUrl: config.DATABASE_DIRECT_URL,
     poolSize: config.DATABASE_POOL_SIZE,
   });
-  const { payments, mailer, storage } = createServices(config, database);
+  const { payments, mailer, storage } = await createServices(config, database);
   // Publishes the changes a job makes (an expired hold) to every web process; serves no sockets.
   const hub = new LiveHub(database, [], log, {
     maxBufferedBytes: config.LIVE_MAX_BUFFERED_BYTES,

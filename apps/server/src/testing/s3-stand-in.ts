@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
-import type { S3Settings } from '../platform/files/storage';
+import type { S3Settings } from '../platform/files/s3-storage';
 
 /**
  * A local S3-compatible server (s3rver) with one bucket, for the S3 storage driver's tests: the

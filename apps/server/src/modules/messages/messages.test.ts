@@ -332,7 +332,7 @@ describe('a message to a thousand holders', () => {
           pollingIntervalSeconds: 0.5,
           maintenanceIntervalSeconds: 1,
         });
-        const { payments, mailer, storage } = createServices(apart.config, apart.database);
+        const { payments, mailer, storage } = await createServices(apart.config, apart.database);
         const services: JobServices = {
           db: apart.db,
           mailer,

@@ -18,7 +18,7 @@ import {
   type TicketFileDeps,
   type TicketFileSource,
 } from './ticket-file-access';
-import { ticketsPdf } from './ticket-pdf';
+import { ticketsPdf } from './ticket-pdf-on-demand';
 import { validTicketsOf } from './valid-tickets';
 
 export interface TicketPdfRouteDeps extends TicketFileDeps {

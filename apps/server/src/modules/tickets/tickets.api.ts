@@ -12,7 +12,8 @@ export {
   type TicketsToIssue,
 } from './issue-tickets';
 export { newTicketCode } from './ticket-code';
-export { ticketsPdf, type TicketPdfInput } from './ticket-pdf';
+export type { TicketPdfInput } from './ticket-pdf';
+export { ticketsPdf } from './ticket-pdf-on-demand';
 export { ticketQrPng } from './ticket-qr';
 export { validTicketsOf } from './valid-tickets';
 export { registerTicketPdfRoute } from './ticket-pdf.routes';

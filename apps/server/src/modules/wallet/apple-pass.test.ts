@@ -291,7 +291,7 @@ describe('wallet passes in production without the operator’s settings', () => 
     const production = Fastify();
     registerWalletRoutes(production, {
       db: t.db,
-      storage: storageFromConfig(t.config),
+      storage: await storageFromConfig(t.config),
       getUser: async () => null,
       tokenOpens: () => false,
       publicUrl: 'https://tickets.example.org',

@@ -1,4 +1,3 @@
-import { PassType, PKPass } from 'passkit-generator';
 import type { Config } from '../../platform/config';
 import { linkToken } from '../../platform/auth/link-tokens';
 import { mailIntl } from '../../platform/mail/compose';
@@ -22,16 +21,18 @@ const shown = (text: string) => text || '–';
 /**
  * One ticket as an Apple Wallet pass (an `eventTicket`), signed: a `.pkpass` file's bytes. Its words
  * are in the ticket's language (`ticket.locale`), the time on the venue's clock; its barcode is the
- * ticket's signed code as a QR code, as on the PDF.
+ * ticket's signed code as a QR code, as on the PDF. passkit-generator (with node-forge) is loaded
+ * with the first pass, not as each process starts.
  */
-export function applePassFile(input: {
+export async function applePassFile(input: {
   ticket: WalletTicket;
   signing: AppleSigning;
   /** `icon.png`, `logo.png`… (pass-images.ts). */
   images: Record<string, Buffer>;
   publicUrl: string;
   config: Pick<Config, 'AUTH_SECRET'>;
-}): Buffer {
+}): Promise<Buffer> {
+  const { PassType, PKPass } = await import('passkit-generator');
   const { ticket, signing } = input;
   const intl = mailIntl(ticket.locale);
   const pass = new PKPass(input.images, signing.certificates, {

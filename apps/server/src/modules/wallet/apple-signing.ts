@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPair, randomBytes, X509Certificate, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import forge from 'node-forge';
+import type Forge from 'node-forge';
 import { ConfigError, type Config } from '../../platform/config';
 
 // How Admit signs Apple Wallet passes (decision 0067): with the operator's pass type certificate, or
@@ -63,7 +63,7 @@ function operatorSigning(config: Config, settings: Record<'typeId' | 'teamId' | 
 const generatePair = promisify(generateKeyPair);
 
 /** An RSA key pair (made by Node, a hundred times faster than node-forge) as node-forge's objects. */
-async function forgeKeyPair() {
+async function forgeKeyPair(forge: typeof Forge) {
   const { publicKey, privateKey } = await generatePair('rsa', { modulusLength: 2048 });
   return {
     publicKey: forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString()),
@@ -73,12 +73,15 @@ async function forgeKeyPair() {
 }
 
 /** A certificate for `subject`'s key, signed by `issuer`'s, valid from a minute ago for ten years. */
-function developmentCertificate(input: {
-  subject: string;
-  publicKey: forge.pki.PublicKey;
-  issuer: { name: string; privateKey: forge.pki.rsa.PrivateKey };
-  authority: boolean;
-}) {
+function developmentCertificate(
+  forge: typeof Forge,
+  input: {
+    subject: string;
+    publicKey: Forge.pki.PublicKey;
+    issuer: { name: string; privateKey: Forge.pki.rsa.PrivateKey };
+    authority: boolean;
+  },
+) {
   const certificate = forge.pki.createCertificate();
   certificate.publicKey = input.publicKey;
   // Positive (a leading 0 bit) and unique enough for a chain that lives as long as its process.
@@ -108,21 +111,25 @@ function developmentCertificate(input: {
 
 export const developmentPassTypeId = 'pass.org.admit.development';
 
-/** A development WWDR authority and a pass signer under it, made once per process when first needed. */
+/**
+ * A development WWDR authority and a pass signer under it, made once per process when first needed
+ * (and node-forge loaded then).
+ */
 async function makeDevelopmentSigning(): Promise<AppleSigning> {
-  const [authority, signer] = await Promise.all([forgeKeyPair(), forgeKeyPair()]);
+  const { default: forge } = await import('node-forge');
+  const [authority, signer] = await Promise.all([forgeKeyPair(forge), forgeKeyPair(forge)]);
   const authorityName = 'Admit development WWDR';
   return {
     passTypeId: developmentPassTypeId,
     teamId: 'ADMITDEV00',
     certificates: {
-      wwdr: developmentCertificate({
+      wwdr: developmentCertificate(forge, {
         subject: authorityName,
         publicKey: authority.publicKey,
         issuer: { name: authorityName, privateKey: authority.privateKey },
         authority: true,
       }),
-      signerCert: developmentCertificate({
+      signerCert: developmentCertificate(forge, {
         subject: `Pass Type ID: ${developmentPassTypeId}`,
         publicKey: signer.publicKey,
         issuer: { name: authorityName, privateKey: authority.privateKey },

@@ -1,9 +1,8 @@
-import sharp from 'sharp';
-
 // The pictures of an Apple Wallet pass, as PNG at one, two and three times a phone's pixels: the
 // icon (required: notifications and the lock screen show it) and the logo (top left of the pass).
 // Both are made from the organization's logo; without one, the icon is a plain square in Admit's
-// blue and the pass shows the organizer's name in place of a logo (its `logoText`).
+// blue and the pass shows the organizer's name in place of a logo (its `logoText`). sharp is loaded
+// with the first pass, not as each process starts.
 
 /** Admit's blue, as in the emails and the PDF. */
 const brandBlue = { r: 28, g: 126, b: 214, alpha: 1 };
@@ -17,15 +16,18 @@ let plainIcons: Promise<Record<string, Buffer>> | undefined;
 
 /** The plain icon, drawn once per process. */
 function plainIconFiles(): Promise<Record<string, Buffer>> {
-  plainIcons ??= Promise.all(
-    scales.map(async (scale) => {
-      const size = 29 * scale;
-      const png = await sharp({ create: { width: size, height: size, channels: 4, background: brandBlue } })
-        .png()
-        .toBuffer();
-      return [named('icon', scale), png] as const;
-    }),
-  ).then((files) => Object.fromEntries(files));
+  plainIcons ??= import('sharp').then(async ({ default: sharp }) => {
+    const files = await Promise.all(
+      scales.map(async (scale) => {
+        const size = 29 * scale;
+        const png = await sharp({ create: { width: size, height: size, channels: 4, background: brandBlue } })
+          .png()
+          .toBuffer();
+        return [named('icon', scale), png] as const;
+      }),
+    );
+    return Object.fromEntries(files);
+  });
   return plainIcons;
 }
 
@@ -35,6 +37,7 @@ function plainIconFiles(): Promise<Record<string, Buffer>> {
  */
 export async function passImageFiles(logoJpeg: Buffer | null): Promise<Record<string, Buffer>> {
   if (!logoJpeg) return { ...(await plainIconFiles()) };
+  const { default: sharp } = await import('sharp');
   try {
     const files = await Promise.all(
       scales.flatMap((scale) => [

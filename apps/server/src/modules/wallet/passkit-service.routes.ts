@@ -142,7 +142,7 @@ export function registerPassKitService(
     const ticketShown = source && (await walletTicketOf(deps.db, { source, ticketId: pass.id, locale }));
     if (!ticketShown) return sendError(reply, 'not-found', 'No such pass');
     const logo = ticketShown.logo && (await variantBytes(deps.storage, ticketShown.logo.key));
-    const file = applePassFile({
+    const file = await applePassFile({
       ticket: ticketShown,
       signing: found,
       images: await passImageFiles(logo),

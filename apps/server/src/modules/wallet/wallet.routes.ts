@@ -64,7 +64,7 @@ export function registerWalletRoutes(app: FastifyInstance, deps: WalletRouteDeps
     if ('refused' in found) return sendError(reply, found.refused.code, found.refused.message);
     const { ticket } = found;
     const logo = ticket.logo && (await variantBytes(deps.storage, ticket.logo.key));
-    const file = applePassFile({
+    const file = await applePassFile({
       ticket,
       signing: await apple(),
       images: await passImageFiles(logo),

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3StandIn } from '../../testing/s3-stand-in';
 import { hugePng, photoWithLocation } from '../../testing/images';
 import { ImageRefused, processImage } from './images';
-import { createLocalStorage, createS3Storage, type FileStorage } from './storage';
+import { createS3Storage } from './s3-storage';
+import { createLocalStorage, type FileStorage } from './storage';
 
 // The storage drivers run the same cases: the local disk, and S3 through the real AWS SDK against
 // a local S3-compatible server. Then the image pipeline: variants, metadata, hostile files.

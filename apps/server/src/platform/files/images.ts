@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import type { FileVariant } from './schema';
 
 // An uploaded image, checked by its content and re-encoded: never stored or served as sent.
@@ -37,6 +37,8 @@ export interface ProcessedImage {
  * position, XMP, IPTC, ICC beyond sRGB) left out. Throws ImageRefused for anything else.
  */
 export async function processImage(upload: Buffer, limits: { maxBytes: number; maxPixels: number }): Promise<ProcessedImage> {
+  // Loaded with the first image rather than as each process starts: few ever handle one.
+  const { default: sharp } = await import('sharp');
   if (upload.length > limits.maxBytes) throw new ImageRefused('too-large', `Larger than ${limits.maxBytes} bytes`);
   let metadata: Metadata;
   try {

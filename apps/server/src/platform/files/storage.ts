@@ -2,7 +2,6 @@ import { createReadStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, NoSuchKey, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../config';
 
 /** A stored object as read back: its bytes as a stream, with their length. */
@@ -27,14 +26,14 @@ export interface FileStorage {
 
 /** Keys are made by the server; anything else (`..`, absolute paths) is refused before it reaches a driver. */
 const safeKey = /^[a-z]+\/[a-zA-Z0-9][a-zA-Z0-9._-]{0,200}$/;
-function checked(key: string): string {
+export function checkedKey(key: string): string {
   if (!safeKey.test(key) || key.includes('..')) throw new Error(`Not a storage key: ${JSON.stringify(key)}`);
   return key;
 }
 export const isStorageKey = (key: string) => safeKey.test(key) && !key.includes('..');
 
 export function createLocalStorage(root: string): FileStorage {
-  const pathOf = (key: string) => path.join(root, checked(key));
+  const pathOf = (key: string) => path.join(root, checkedKey(key));
   return {
     driver: 'local',
     async put(key, body) {
@@ -57,52 +56,10 @@ export function createLocalStorage(root: string): FileStorage {
   };
 }
 
-export interface S3Settings {
-  endpoint?: string;
-  region: string;
-  bucket: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  forcePathStyle: boolean;
-}
-
-export function createS3Storage(settings: S3Settings): FileStorage {
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
-    credentials:
-      settings.accessKeyId && settings.secretAccessKey
-        ? { accessKeyId: settings.accessKeyId, secretAccessKey: settings.secretAccessKey }
-        : undefined,
-  });
-  const Bucket = settings.bucket;
-  return {
-    driver: 's3',
-    async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: checked(key), Body: body, ContentType: contentType }));
-    },
-    async get(key) {
-      try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: checked(key) }));
-        return { body: answer.Body as Readable, bytes: answer.ContentLength ?? 0 };
-      } catch (error) {
-        if (error instanceof NoSuchKey || (error as { name?: string }).name === 'NoSuchKey') return null;
-        throw error;
-      }
-    },
-    async delete(keys) {
-      if (keys.length === 0) return;
-      await client.send(
-        new DeleteObjectsCommand({ Bucket, Delete: { Objects: keys.map((key) => ({ Key: checked(key) })), Quiet: true } }),
-      );
-    },
-  };
-}
-
-/** The storage the configuration names. */
-export function storageFromConfig(config: Config): FileStorage {
-  if (config.STORAGE_DRIVER === 's3')
+/** The storage the configuration names. S3's driver (and its SDK) is loaded only when it is named. */
+export async function storageFromConfig(config: Config): Promise<FileStorage> {
+  if (config.STORAGE_DRIVER === 's3') {
+    const { createS3Storage } = await import('./s3-storage');
     return createS3Storage({
       endpoint: config.S3_ENDPOINT,
       region: config.S3_REGION!,
@@ -111,5 +68,6 @@ export function storageFromConfig(config: Config): FileStorage {
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
     });
+  }
   return createLocalStorage(path.join(config.DATA_DIR, 'files'));
 }

@@ -80,6 +80,35 @@ describe('the job queue', () => {
     }
   });
 
+  it('looks for due jobs with one statement per interval however many workers wait, and still runs a job within a second', async () => {
+    // Twenty queues of two workers each: were each worker to look for itself, forty statements every half second.
+    const recorded = Array.from({ length: 20 }, (_, n) => recordingJob(`test.idle-${n}`));
+    const jobs = recorded.map(({ job }) => ({ ...job, concurrency: 2 }));
+    let statements = 0;
+    const counted: Database = {
+      ...database,
+      execute: (text, values) => {
+        statements += 1;
+        return database.execute(text, values);
+      },
+    };
+    const queue = await createJobQueue(counted, log, jobs as never, { pollingIntervalSeconds: 0.5 });
+    try {
+      await queue.work(jobs as never, {});
+      await sleep(1_000);
+      statements = 0;
+      await sleep(3_000);
+      // Six looks in three seconds, and the expiry check's two statements (every four seconds).
+      expect(statements).toBeLessThanOrEqual(10);
+      const enqueuedAt = Date.now();
+      await database.db.transaction(async (tx) => queue.enqueue(tx, jobs[7] as never, { text: 'due now' }));
+      await expect.poll(() => recorded[7]!.tries.length, { timeout: 5_000, interval: 50 }).toBe(1);
+      expect(recorded[7]!.tries[0]!.at - enqueuedAt).toBeLessThan(1_000);
+    } finally {
+      await queue.stop();
+    }
+  });
+
   it('works through the jobs waiting one after the other, without waiting out the polling interval between them', async () => {
     const { job, tries } = recordingJob('test.back-to-back');
     // One worker (concurrency 1) that would look for work only every 60 s if it were left to wait.

@@ -108,7 +108,10 @@ export interface JobQueue extends JobSender {
 }
 
 export interface JobQueueOptions {
-  /** How often an idle worker looks for jobs (pg-boss's minimum is 0.5 s). */
+  /**
+   * How often a process that runs workers looks for due jobs: one statement for all its queues,
+   * which wakes the workers of the queues that have some (0.5 s unless said).
+   */
   pollingIntervalSeconds?: number;
   /** How often tries whose process died are found and retried, and finished jobs archived. */
   maintenanceIntervalSeconds?: number;
@@ -119,6 +122,13 @@ export interface JobQueueOptions {
    */
   yieldWhile?: () => boolean;
 }
+
+/**
+ * How long an idle worker waits before it looks for jobs itself: the process's look for due jobs
+ * (every pollingIntervalSeconds) wakes it long before, and a worker that finished a batch looks again
+ * at once. This is what is left when that look fails.
+ */
+const idleWorkerSeconds = 30;
 
 /** How long a worker waits at most, between looks, while yieldWhile holds. */
 const yieldForMs = 5_000;
@@ -163,6 +173,8 @@ export async function createJobQueue(
   // database be closed under it.
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
+  /** Set as stop() begins: nothing new is scheduled after it. */
+  let stopping = false;
   const executeSql = (text: string, values?: unknown[]) => {
     // After stop() pg-boss may still start one (a worker finishing its loop): it is not sent, and
     // never answers, rather than fail on a closed database; that try expires and is retried.
@@ -237,6 +249,33 @@ export async function createJobQueue(
       [name, ids, leaseSeconds, limitSeconds],
     ).catch((error: unknown) => log.warn({ err: error, job: name }, 'job lease not renewed'));
   const timers: NodeJS.Timeout[] = [];
+  /**
+   * Every pollingIntervalSeconds, one statement asks which of `names` have a job due (pg-boss's
+   * partial index on name and start time answers it), and `wake` wakes their workers. The workers
+   * themselves look only every idleWorkerSeconds: fifty of them each asking twice a second kept an
+   * idle server a third busy (on PGlite, where every statement runs in the server's own process).
+   */
+  const lookForDueJobs = (names: string[], wake: (name: string) => void) => {
+    const everyMs = (options.pollingIntervalSeconds ?? 0.5) * 1000;
+    const look = async () => {
+      try {
+        const { rows } = await executeSql(
+          `select q.name from unnest($1::text[]) as q(name)
+            where exists (select 1 from ${schema}.job j
+                           where j.name = q.name and j.state < 'active' and j.start_after <= now())`,
+          [names],
+        );
+        for (const row of rows as { name: string }[]) wake(row.name);
+      } catch (error) {
+        log.warn({ err: error }, 'due jobs not looked for');
+      }
+      if (stopped || stopping) return;
+      const timer = setTimeout(() => void look(), everyMs);
+      timer.unref();
+      timers.push(timer);
+    };
+    void look();
+  };
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -286,6 +325,7 @@ export async function createJobQueue(
       const requestsBusy = () => options.yieldWhile?.() ?? false;
       const yieldFor = (goesFirst: boolean | undefined) =>
         goesFirst ? () => waitWhile(requestsBusy) : () => waitWhile(() => requestsBusy() || goingFirst > 0);
+      const workersOf = new Map<string, string[]>();
       for (const definition of definitions) {
         const limitSeconds = definition.expireInSeconds ?? 300;
         const yieldToRequests = yieldFor(definition.goesFirst);
@@ -335,18 +375,17 @@ export async function createJobQueue(
             boss.notifyWorker(workerId());
           }
         };
+        const ids: string[] = [];
         for (let worker = 0; worker < (definition.concurrency ?? 2); worker++) {
           let id = '';
           id = await boss.work(
             definition.name,
-            {
-              batchSize: definition.batchSize ?? 1,
-              includeMetadata: true,
-              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 0.5,
-            },
+            { batchSize: definition.batchSize ?? 1, includeMetadata: true, pollingIntervalSeconds: idleWorkerSeconds },
             (jobs: PgBoss.JobWithMetadata<unknown>[]) => handle(() => id, jobs),
           );
+          ids.push(id);
         }
+        workersOf.set(definition.name, ids);
         if (definition.everySeconds) {
           const { name } = definition;
           const seconds = definition.everySeconds(services as never);
@@ -360,6 +399,9 @@ export async function createJobQueue(
           timers.push(timer);
         }
       }
+      lookForDueJobs([...workersOf.keys()], (name) => {
+        for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
+      });
     },
 
     async depth() {
@@ -380,6 +422,7 @@ export async function createJobQueue(
     },
 
     async stop({ graceful = true } = {}) {
+      stopping = true;
       for (const timer of timers.splice(0)) clearInterval(timer);
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
