@@ -126,7 +126,10 @@ describe('cancelling an event', () => {
     const german = (await emailsTo(buyers[1]!.email)).filter((one) => one.subject.includes('abgesagt'));
     expect(german).toHaveLength(1);
     expect(german[0]!.text).toContain('25,00');
-    expect((await emailsTo(buyers[2]!.email)).at(-1)!.text).toContain('nothing to refund');
+    // Found by its subject: the free order's confirmation (its PDF) may be written after it.
+    const toFree = (await emailsTo(buyers[2]!.email)).filter((one) => one.subject.includes('cancelled'));
+    expect(toFree).toHaveLength(1);
+    expect(toFree[0]!.text).toContain('nothing to refund');
     // Told once, in the cancellation notice: no separate refund email.
     expect((await emailsTo(buyers[0]!.email)).filter((one) => one.subject.startsWith('Refund'))).toHaveLength(0);
     expect((await emailsTo(buyers[3]!.email)).filter((one) => one.subject.includes('cancelled'))).toHaveLength(0);
