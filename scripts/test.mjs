@@ -6,7 +6,7 @@
 // its name. A journey waits partly on Chromium and the server it talks to, and a server test on its
 // database: the lanes keep a two-core machine's both cores busy until the last one ends (with the
 // PostgreSQL suite behind the PGlite one in a single lane, it ran on alone on one core for the last
-// half hour). With arguments (`npm test -- e2e/phone.test.ts`), one vitest process runs what they name.
+// twenty minutes). With arguments (`npm test -- e2e/phone.test.ts`), one vitest process runs what they name.
 import './check-node.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { createInterface } from 'node:readline';
