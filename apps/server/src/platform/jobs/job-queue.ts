@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import { idleWorkerSeconds, lookForDueJobs } from './due-jobs';
 import type { z } from 'zod';
 import { sqlWithParameters, type Database, type Db, type Tx } from '../db/database';
 
@@ -123,13 +124,6 @@ export interface JobQueueOptions {
   yieldWhile?: () => boolean;
 }
 
-/**
- * How long an idle worker waits before it looks for jobs itself: the process's look for due jobs
- * (every pollingIntervalSeconds) wakes it long before, and a worker that finished a batch looks again
- * at once. This is what is left when that look fails.
- */
-const idleWorkerSeconds = 30;
-
 /** How long a worker waits at most, between looks, while yieldWhile holds. */
 const yieldForMs = 5_000;
 
@@ -249,33 +243,6 @@ export async function createJobQueue(
       [name, ids, leaseSeconds, limitSeconds],
     ).catch((error: unknown) => log.warn({ err: error, job: name }, 'job lease not renewed'));
   const timers: NodeJS.Timeout[] = [];
-  /**
-   * Every pollingIntervalSeconds, one statement asks which of `names` have a job due (pg-boss's
-   * partial index on name and start time answers it), and `wake` wakes their workers. The workers
-   * themselves look only every idleWorkerSeconds: fifty of them each asking twice a second kept an
-   * idle server a third busy (on PGlite, where every statement runs in the server's own process).
-   */
-  const lookForDueJobs = (names: string[], wake: (name: string) => void) => {
-    const everyMs = (options.pollingIntervalSeconds ?? 0.5) * 1000;
-    const look = async () => {
-      try {
-        const { rows } = await executeSql(
-          `select q.name from unnest($1::text[]) as q(name)
-            where exists (select 1 from ${schema}.job j
-                           where j.name = q.name and j.state < 'active' and j.start_after <= now())`,
-          [names],
-        );
-        for (const row of rows as { name: string }[]) wake(row.name);
-      } catch (error) {
-        log.warn({ err: error }, 'due jobs not looked for');
-      }
-      if (stopped || stopping) return;
-      const timer = setTimeout(() => void look(), everyMs);
-      timer.unref();
-      timers.push(timer);
-    };
-    void look();
-  };
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -399,8 +366,16 @@ export async function createJobQueue(
           timers.push(timer);
         }
       }
-      lookForDueJobs([...workersOf.keys()], (name) => {
-        for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
+      lookForDueJobs({
+        executeSql,
+        log,
+        schema,
+        names: [...workersOf.keys()],
+        everySeconds: options.pollingIntervalSeconds ?? 0.5,
+        wake: (name) => {
+          for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
+        },
+        goOn: (timer) => !(stopped || stopping) && timers.push(timer) > 0,
       });
     },
 
