@@ -12,7 +12,7 @@ export const idleWorkerSeconds = 30;
  * partial index on name and start time answers it), and `wake` wakes their workers, which otherwise
  * look only every idleWorkerSeconds (job-queue.ts). Fifty workers each asking twice a second kept an
  * idle server a third busy, on PGlite, where every statement runs in the server's own process
- * (decision 0073). `goOn` is given each next look's timer, and stops the looks by answering false.
+ * (decision 0073). Returns what stops the looks.
  */
 export function lookForDueJobs(input: {
   executeSql: (text: string, values?: unknown[]) => Promise<{ rows: unknown[] }>;
@@ -21,8 +21,9 @@ export function lookForDueJobs(input: {
   names: string[];
   everySeconds: number;
   wake: (name: string) => void;
-  goOn: (timer: NodeJS.Timeout) => boolean;
-}): void {
+}): () => void {
+  let stopped = false;
+  let next: NodeJS.Timeout | undefined;
   const look = async () => {
     try {
       const { rows } = await input.executeSql(
@@ -31,13 +32,17 @@ export function lookForDueJobs(input: {
                          where j.name = q.name and j.state < 'active' and j.start_after <= now())`,
         [input.names],
       );
-      for (const row of rows as { name: string }[]) input.wake(row.name);
+      if (!stopped) for (const row of rows as { name: string }[]) input.wake(row.name);
     } catch (error) {
       input.log.warn({ err: error }, 'due jobs not looked for');
     }
-    const timer = setTimeout(() => void look(), input.everySeconds * 1000);
-    timer.unref();
-    if (!input.goOn(timer)) clearTimeout(timer);
+    if (stopped) return;
+    next = setTimeout(() => void look(), input.everySeconds * 1000);
+    next.unref();
   };
   void look();
+  return () => {
+    stopped = true;
+    clearTimeout(next);
+  };
 }

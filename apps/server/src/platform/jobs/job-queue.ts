@@ -65,8 +65,6 @@ export async function createJobQueue(
   // database be closed under it.
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
-  /** Set as stop() begins: nothing new is scheduled after it. */
-  let stopping = false;
   const executeSql = (text: string, values?: unknown[]) => {
     // After stop() pg-boss may still start one (a worker finishing its loop): it is not sent, and
     // never answers, rather than fail on a closed database; that try expires and is retried.
@@ -141,6 +139,7 @@ export async function createJobQueue(
       [name, ids, leaseSeconds, limitSeconds],
     ).catch((error: unknown) => log.warn({ err: error, job: name }, 'job lease not renewed'));
   const timers: NodeJS.Timeout[] = [];
+  let stopLooking = () => {};
 
   return {
     async enqueue(tx, job, data, options = {}) {
@@ -264,7 +263,7 @@ export async function createJobQueue(
           timers.push(timer);
         }
       }
-      lookForDueJobs({
+      stopLooking = lookForDueJobs({
         executeSql,
         log,
         schema,
@@ -273,7 +272,6 @@ export async function createJobQueue(
         wake: (name) => {
           for (const id of workersOf.get(name) ?? []) boss.notifyWorker(id);
         },
-        goOn: (timer) => !(stopped || stopping) && timers.push(timer) > 0,
       });
     },
 
@@ -295,7 +293,7 @@ export async function createJobQueue(
     },
 
     async stop({ graceful = true } = {}) {
-      stopping = true;
+      stopLooking();
       for (const timer of timers.splice(0)) clearInterval(timer);
       await supervisor?.stop({ graceful, wait: true, timeout: 10_000 });
       await boss.stop({ graceful, wait: true, timeout: 10_000 });
