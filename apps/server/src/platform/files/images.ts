@@ -37,9 +37,9 @@ export interface ProcessedImage {
  * position, XMP, IPTC, ICC beyond sRGB) left out. Throws ImageRefused for anything else.
  */
 export async function processImage(upload: Buffer, limits: { maxBytes: number; maxPixels: number }): Promise<ProcessedImage> {
+  if (upload.length > limits.maxBytes) throw new ImageRefused('too-large', `Larger than ${limits.maxBytes} bytes`);
   // Loaded with the first image rather than as each process starts: few ever handle one.
   const { default: sharp } = await import('sharp');
-  if (upload.length > limits.maxBytes) throw new ImageRefused('too-large', `Larger than ${limits.maxBytes} bytes`);
   let metadata: Metadata;
   try {
     metadata = await sharp(upload, { limitInputPixels: false }).metadata();
